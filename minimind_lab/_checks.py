@@ -1,0 +1,21 @@
+"""Argument checks shared by the modules, so every error message has one shape."""
+
+from __future__ import annotations
+
+from torch import Tensor
+
+
+def check_positive_int(name: str, value: object) -> int:
+    """Return ``value`` if it is a positive ``int``; otherwise raise ``ValueError`` saying so."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def check_last_dim(x: Tensor, expected: int, what: str = "hidden_size") -> None:
+    """Raise ``ValueError`` unless ``x.shape[-1] == expected``."""
+    if x.dim() == 0 or x.shape[-1] != expected:
+        raise ValueError(
+            f"input has shape {tuple(x.shape)}; its last dimension must equal "
+            f"{what}={expected}"
+        )

@@ -1,0 +1,113 @@
+"""One registry of activation functions (激活函数), looked up by name like HF's ``ACT2FN``.
+
+Each entry carries three things a lesson needs side by side: the module that computes the
+activation, its derivative written out by hand (so lesson 03 can check autograd against it), and a
+one-line formula for labels and tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_TANH_COEFF = 0.044715
+
+
+def _gelu_derivative(x: Tensor) -> Tensor:
+    cdf = 0.5 * (1.0 + torch.erf(x / math.sqrt(2.0)))  # Φ(x)
+    pdf = torch.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)  # φ(x)
+    return cdf + x * pdf
+
+
+def _gelu_tanh_derivative(x: Tensor) -> Tensor:
+    inner = _SQRT_2_OVER_PI * (x + _GELU_TANH_COEFF * x**3)
+    t = torch.tanh(inner)
+    d_inner = _SQRT_2_OVER_PI * (1.0 + 3.0 * _GELU_TANH_COEFF * x * x)
+    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * d_inner
+
+
+def _silu_derivative(x: Tensor) -> Tensor:
+    s = torch.sigmoid(x)
+    return s * (1.0 + x * (1.0 - s))
+
+
+def _sigmoid_derivative(x: Tensor) -> Tensor:
+    s = torch.sigmoid(x)
+    return s * (1.0 - s)
+
+
+def _tanh_derivative(x: Tensor) -> Tensor:
+    t = torch.tanh(x)
+    return 1.0 - t * t
+
+
+@dataclass(frozen=True)
+class ActivationSpec:
+    """An activation's module factory, its analytic derivative and its formula.
+
+    ``derivative`` maps a tensor of any shape to a tensor of the same shape, dtype and device.
+    """
+
+    name: str
+    make: Callable[[], nn.Module]
+    derivative: Callable[[Tensor], Tensor]
+    formula: str
+
+
+_REGISTRY: dict[str, ActivationSpec] = {
+    spec.name: spec
+    for spec in (
+        ActivationSpec(
+            "relu", nn.ReLU, lambda x: (x > 0).to(x.dtype), "max(0, x)"
+        ),
+        ActivationSpec(
+            "gelu", nn.GELU, _gelu_derivative, "x·Φ(x), Φ the standard normal CDF"
+        ),
+        ActivationSpec(
+            "gelu_pytorch_tanh",
+            lambda: nn.GELU(approximate="tanh"),
+            _gelu_tanh_derivative,
+            "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))",
+        ),
+        ActivationSpec("silu", nn.SiLU, _silu_derivative, "x·σ(x)"),
+        ActivationSpec("swish", nn.SiLU, _silu_derivative, "x·σ(x) (the same function as silu)"),
+        ActivationSpec("sigmoid", nn.Sigmoid, _sigmoid_derivative, "σ(x) = 1 / (1 + e^(−x))"),
+        ActivationSpec("tanh", nn.Tanh, _tanh_derivative, "(e^x − e^(−x)) / (e^x + e^(−x))"),
+        ActivationSpec("identity", nn.Identity, torch.ones_like, "x"),
+    )
+}
+
+#: Every name ``get_activation`` accepts, in the registry's order.
+ACTIVATION_NAMES: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def _spec(name: str) -> ActivationSpec:
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown activation {name!r}; expected one of: {', '.join(ACTIVATION_NAMES)}"
+        ) from None
+
+
+def get_activation(name: str) -> nn.Module:
+    """Return a fresh activation module for ``name`` (element-wise, any shape ``(*)`` → ``(*)``).
+
+    Raises ``ValueError`` naming the valid names when ``name`` is not in the registry.
+    """
+    return _spec(name).make()
+
+
+def activation_derivative(name: str, x: Tensor) -> Tensor:
+    """The analytic derivative of activation ``name`` at ``x``: shape ``(*)`` → ``(*)``."""
+    return _spec(name).derivative(x)
+
+
+def activation_formula(name: str) -> str:
+    """A one-line formula for activation ``name``, for labels and tables."""
+    return _spec(name).formula

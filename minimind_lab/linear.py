@@ -1,0 +1,57 @@
+"""Linear collapse: a stack of linear layers with nothing between them is one linear layer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import torch
+from torch import nn
+
+
+def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
+    """The single ``nn.Linear`` equal to applying ``layers`` in order.
+
+    For ``y = W2(W1 x + b1) + b2`` that is ``W = W2·W1`` and ``b = W2·b1 + b2``; longer stacks fold
+    the same way. Layers may have biases or not; the result has a bias when any layer had one.
+    Shapes: ``(*, in_features of the first)`` → ``(*, out_features of the last)``. Accepts an
+    ``nn.Sequential`` too; anything other than ``nn.Linear`` raises ``ValueError``.
+    """
+    stack = list(layers)
+    if not stack:
+        raise ValueError("collapse_linear needs at least one nn.Linear layer, got none")
+    for i, layer in enumerate(stack):
+        if not isinstance(layer, nn.Linear):
+            raise ValueError(
+                f"layer {i} is {type(layer).__name__}; collapse_linear expects only nn.Linear "
+                "(an activation between layers is exactly what stops the collapse)"
+            )
+    for i, (before, after) in enumerate(zip(stack, stack[1:], strict=False)):
+        if before.out_features != after.in_features:
+            raise ValueError(
+                f"layer {i} gives {before.out_features} features but layer {i + 1} expects "
+                f"{after.in_features}"
+            )
+    first = stack[0].weight
+    with torch.no_grad():
+        weight = first.detach().clone()
+        bias = torch.zeros(weight.shape[0], dtype=first.dtype, device=first.device)
+        has_bias = stack[0].bias is not None
+        if has_bias:
+            bias = stack[0].bias.detach().clone()
+        for layer in stack[1:]:
+            weight = layer.weight @ weight
+            bias = layer.weight @ bias
+            if layer.bias is not None:
+                bias = bias + layer.bias
+                has_bias = True
+        merged = nn.Linear(
+            stack[0].in_features,
+            stack[-1].out_features,
+            bias=has_bias,
+            dtype=first.dtype,
+            device=first.device,
+        )
+        merged.weight.copy_(weight)
+        if has_bias:
+            merged.bias.copy_(bias)
+    return merged

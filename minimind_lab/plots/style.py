@@ -1,0 +1,100 @@
+"""One look for every picture: palette, line styles, sizes and the finishing touches.
+
+The palette is Okabe–Ito (readable for colour-blind readers); every series also gets its own line
+style or marker so a greyscale print stays readable. Plot functions draw on a ``matplotlib``
+``Figure`` made by ``new_figure`` (no pyplot state), so notebooks, widgets and ``figures`` share
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+#: Okabe–Ito colours, in an order that keeps neighbours distinct in greyscale too.
+PALETTE: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # green
+    "#CC79A7",  # reddish purple
+    "#D55E00",  # vermillion
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+    "#F0E442",  # yellow (fills only: too light for lines)
+)
+LINESTYLES: tuple[str, ...] = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)), "-")
+MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X")
+
+#: Fixed colour and line style per activation name, so a name looks the same in every lesson.
+_SERIES_ORDER = ("relu", "gelu", "silu", "sigmoid", "tanh", "gelu_pytorch_tanh", "identity")
+_SERIES_ALIASES = {"swish": "silu", "none": "identity"}
+
+#: Colours for the two sublayers, used wherever attention and the MLP appear side by side.
+ATTENTION_COLOR = PALETTE[0]
+MLP_COLOR = PALETTE[1]
+#: Colormap for heatmaps: perceptually uniform and greyscale-monotone.
+SEQUENTIAL_CMAP = "viridis"
+DIVERGING_CMAP = "PuOr"
+
+#: Width × height in inches for one panel; DPI for PNG files of figures/.
+PANEL_SIZE = (4.6, 3.4)
+FIGURE_DPI = 150
+
+
+def series_style(key: str | int) -> dict[str, object]:
+    """``color``/``linestyle``/``marker`` keyword arguments for a series.
+
+    ``key`` is an activation name (fixed style per name) or an index into the palette.
+    """
+    if isinstance(key, str):
+        name = _SERIES_ALIASES.get(key, key)
+        index = _SERIES_ORDER.index(name) if name in _SERIES_ORDER else hash_free_index(name)
+    else:
+        index = key
+    return {
+        "color": PALETTE[index % 7],
+        "linestyle": LINESTYLES[index % len(LINESTYLES)],
+        "marker": MARKERS[index % len(MARKERS)],
+    }
+
+
+def hash_free_index(name: str) -> int:
+    """A stable small index for an unknown series name (``hash()`` is salted per process)."""
+    return sum(map(ord, name)) % 7
+
+
+def new_figure(
+    nrows: int = 1, ncols: int = 1, panel_size: Sequence[float] = PANEL_SIZE, **kwargs: object
+) -> tuple[Figure, list[Axes]]:
+    """A ``Figure`` with ``nrows × ncols`` panels in the house style; axes as a flat list."""
+    fig = Figure(
+        figsize=(panel_size[0] * ncols, panel_size[1] * nrows), layout="constrained", **kwargs
+    )
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
+    return fig, axes
+
+
+def finish(
+    ax: Axes,
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    legend: bool = False,
+    grid: bool = True,
+) -> Axes:
+    """Label an axes the house way: title stating the finding, labeled axes, light grid."""
+    if title:
+        ax.set_title(title, fontsize=10)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    if grid:
+        ax.grid(True, alpha=0.3, linewidth=0.6)
+    if legend:
+        ax.legend(fontsize=8, frameon=False)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return ax

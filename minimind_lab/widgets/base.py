@@ -1,0 +1,89 @@
+"""The one widget pattern every lesson uses: controls → a pure draw function → image and text.
+
+A lesson's widget is an ``InteractivePlot``: a few ipywidgets controls, a ``draw`` function that
+takes the controls' values and returns a matplotlib ``Figure`` and a short HTML summary, and two
+outputs (an ``Image`` holding the PNG and an ``HTML`` holding the text). Because ``draw`` is a plain
+function and the outputs are widget values, tests set a control and read the outputs without a
+browser or a kernel.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+from matplotlib.figure import Figure
+
+DrawResult = tuple[Figure, str]
+#: Lesson widgets by name, for the browser suite and the benchmarks: name → (lesson, builder).
+WIDGET_REGISTRY: dict[str, tuple[str, Callable[[], InteractivePlot]]] = {}
+WIDGET_DPI = 80
+
+
+def register_widget(name: str, lesson: str) -> Callable[[Callable[[], InteractivePlot]],
+                                                        Callable[[], InteractivePlot]]:
+    """Decorator: record a zero-argument widget builder under ``name`` for ``lesson`` ("04")."""
+
+    def decorate(builder: Callable[[], InteractivePlot]) -> Callable[[], InteractivePlot]:
+        WIDGET_REGISTRY[name] = (lesson, builder)
+        return builder
+
+    return decorate
+
+
+def figure_to_png(fig: Figure, dpi: int = WIDGET_DPI) -> bytes:
+    """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+class InteractivePlot:
+    """Controls wired to a ``draw(**values) -> (Figure, html)`` function; redraws on change.
+
+    ``controls`` maps each ``draw`` keyword to a value widget (slider, dropdown, ...). After every
+    change ``image.value`` holds the new PNG, ``text.value`` the new summary, ``last_figure`` the
+    figure and ``redraw_count`` counts redraws. Display it like any widget.
+    """
+
+    def __init__(
+        self,
+        controls: Mapping[str, widgets.ValueWidget],
+        draw: Callable[..., DrawResult],
+        title: str = "",
+    ) -> None:
+        self.controls = dict(controls)
+        self.draw = draw
+        self.image = widgets.Image(format="png")
+        self.text = widgets.HTML()
+        self.last_figure: Figure | None = None
+        self.redraw_count = 0
+        header = [widgets.HTML(f"<b>{title}</b>")] if title else []
+        self.ui = widgets.VBox(
+            [*header, widgets.HBox(list(self.controls.values())), self.image, self.text]
+        )
+        self.ui.add_class("minimind-lab-widget")
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.redraw()
+
+    def values(self) -> dict[str, Any]:
+        """The current value of every control, by ``draw`` keyword."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def redraw(self) -> DrawResult:
+        """Call ``draw`` with the current values and push the result into the outputs."""
+        fig, html = self.draw(**self.values())
+        self.image.value = figure_to_png(fig)
+        self.text.value = html
+        self.last_figure = fig
+        self.redraw_count += 1
+        return fig, html
+
+    def _on_change(self, _change: Mapping[str, Any]) -> None:
+        self.redraw()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        return self.ui._repr_mimebundle_(**kwargs)

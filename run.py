@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The project's two commands, for a fresh machine with only Python 3.10+.
+
+    python3 run.py lab     open the lessons in JupyterLab (localhost, token auth)
+    python3 run.py test    run every test: package, notebooks (strict nbval), browser, figures
+
+Each creates or reuses ``.venv`` beside this file and installs ``requirements.txt`` under
+``constraints.txt`` (the versions CI tested) plus this package in editable mode. The install is
+skipped when nothing it depends on changed, so a second run starts at once. Extra arguments after
+``test`` go to pytest (``python3 run.py test -k moe``); after ``lab``, to ``jupyter lab``.
+Standard library only: this file runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+INSTALL_INPUTS = ("requirements.txt", "constraints.txt", "pyproject.toml")
+STAMP = VENV / ".minimind-lab-installed"
+
+
+def venv_python() -> Path:
+    """The virtual environment's interpreter (POSIX or Windows layout)."""
+    scripts = "Scripts" if os.name == "nt" else "bin"
+    return VENV / scripts / ("python.exe" if os.name == "nt" else "python")
+
+
+def _install_fingerprint() -> str:
+    digest = hashlib.sha256(sys.version.encode())
+    for name in INSTALL_INPUTS:
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_environment() -> Path:
+    """Create ``.venv`` if missing and install what it needs unless already done; return python."""
+    python = venv_python()
+    if not python.exists():
+        print(f"[run.py] creating {VENV.relative_to(ROOT)} with {sys.executable}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    fingerprint = _install_fingerprint()
+    if STAMP.exists() and STAMP.read_text() == fingerprint:
+        return python
+    print("[run.py] installing requirements (first run, or they changed)", flush=True)
+    pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--quiet", "--upgrade", "pip"], check=True)
+    subprocess.run(
+        [*pip, "-r", str(ROOT / "requirements.txt"), "-c", str(ROOT / "constraints.txt")],
+        check=True,
+    )
+    subprocess.run(
+        [*pip, "--no-deps", "--no-build-isolation", "-e", str(ROOT), "--quiet"], check=True
+    )
+    STAMP.write_text(fingerprint)
+    return python
+
+
+def lab_arguments(port: int | None = None) -> list[str]:
+    """``jupyter lab`` arguments shared by the lab command and the browser tests.
+
+    Loopback only, token auth left on (Jupyter generates a token unless one is given), the
+    lessons folder as the root, no browser opened for the tests.
+    """
+    args = [
+        "-m", "jupyterlab",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+    ]
+    if port is not None:
+        args.append(f"--ServerApp.port={port}")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch ``lab`` or ``test``; return the process exit status."""
+    if not argv or argv[0] not in {"lab", "test"}:
+        print(__doc__)
+        return 2
+    python = ensure_environment()
+    command, extra = argv[0], argv[1:]
+    if command == "lab":
+        return subprocess.call([str(python), *lab_arguments(), *extra], cwd=ROOT)
+    return subprocess.call([str(python), "-m", "pytest", *extra], cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
