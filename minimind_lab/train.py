@@ -38,7 +38,13 @@ def fit(
     model.train()
     for _ in range(steps):
         optimizer.zero_grad(set_to_none=True)
-        value = loss_fn(model(inputs), targets)
+        prediction = model(inputs)
+        if loss == "mse" and prediction.shape != targets.shape:
+            raise ValueError(
+                f"model output has shape {tuple(prediction.shape)} but targets have shape "
+                f"{tuple(targets.shape)}; for the mse loss they must match"
+            )
+        value = loss_fn(prediction, targets)
         value.backward()
         optimizer.step()
         history.append(value.item())

@@ -1,0 +1,71 @@
+"""PlainFFN and GatedFFN: arithmetic, parameter counts, shapes and bad input."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import minimind_lab as ml
+
+
+def test_plain_ffn_is_down_act_up(generator) -> None:
+    ffn = ml.PlainFFN(16, 64, act="gelu", bias=True).double()
+    x = torch.randn(3, 5, 16, generator=generator, dtype=torch.float64)
+    expected = F.linear(F.gelu(F.linear(x, ffn.up_proj.weight, ffn.up_proj.bias)),
+                        ffn.down_proj.weight, ffn.down_proj.bias)
+    torch.testing.assert_close(ffn(x), expected)
+
+
+@pytest.mark.parametrize(("variant", "act"), sorted(ml.GLU_VARIANTS.items()))
+def test_gated_ffn_puts_the_activation_on_the_gate_only(variant, act, generator) -> None:
+    ffn = ml.GatedFFN(8, 24, act=act).double()
+    x = torch.randn(4, 8, generator=generator, dtype=torch.float64)
+    gate = ml.get_activation(act)(x @ ffn.gate_proj.weight.T)
+    expected = (gate * (x @ ffn.up_proj.weight.T)) @ ffn.down_proj.weight.T
+    torch.testing.assert_close(ffn(x), expected)
+
+
+def test_glu_family_names_their_gate_activation() -> None:
+    assert ml.GLU_VARIANTS == {"GLU": "sigmoid", "ReGLU": "relu", "GEGLU": "gelu",
+                               "SwiGLU": "silu", "Bilinear": "identity"}
+
+
+@pytest.mark.parametrize("h", [8, 64, 512])
+def test_parameter_counts_equal_the_formulas(h: int) -> None:
+    plain = ml.PlainFFN(h, 4 * h)
+    assert ml.count_parameters(plain) == ml.ffn_parameter_count(h, 4 * h, gated=False)
+    assert ml.count_parameters(plain) == 8 * h * h
+    m = ml.intermediate_size(h)
+    gated = ml.GatedFFN(h, m)
+    assert ml.count_parameters(gated) == ml.ffn_parameter_count(h, m, gated=True) == 3 * h * m
+
+
+@pytest.mark.parametrize("gated", [False, True])
+def test_parameter_formula_with_bias_matches_module(gated: bool) -> None:
+    cls = ml.GatedFFN if gated else ml.PlainFFN
+    module = cls(12, 40, bias=True)
+    assert ml.count_parameters(module) == ml.ffn_parameter_count(12, 40, gated=gated, bias=True)
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+def test_wrong_last_dimension_names_shape_and_hidden_size(cls) -> None:
+    ffn = cls(16, 32)
+    with pytest.raises(ValueError, match=r"\(2, 3, 15\).*hidden_size=16"):
+        ffn(torch.zeros(2, 3, 15))
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+@pytest.mark.parametrize(("h", "m", "field"), [(0, 8, "hidden_size"), (8, -1, "intermediate_size"),
+                                                (8.0, 8, "hidden_size")])
+def test_non_positive_sizes_are_refused(cls, h, m, field) -> None:
+    with pytest.raises(ValueError, match=f"{field} must be a positive integer"):
+        cls(h, m)
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+def test_unknown_activation_and_bad_dropout(cls) -> None:
+    with pytest.raises(ValueError, match="unknown activation 'swiglu'"):
+        cls(8, 16, act="swiglu")
+    with pytest.raises(ValueError, match="dropout must be in"):
+        cls(8, 16, dropout=1.5)

@@ -1,0 +1,52 @@
+"""collapse_linear: a stack of linear layers is one linear layer."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+
+import minimind_lab as ml
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("depth", [1, 2, 10])
+def test_collapsed_layer_equals_the_stack(bias: bool, depth: int, generator) -> None:
+    widths = [6, 11, 3, 9, 6, 4, 7, 5, 8, 6, 2][: depth + 1]
+    stack = nn.Sequential(*(nn.Linear(a, b, bias=bias) for a, b in zip(widths, widths[1:],
+                                                                       strict=False))).double()
+    x = torch.randn(20, widths[0], generator=generator, dtype=torch.float64)
+    merged = ml.collapse_linear(stack)
+    assert (merged.in_features, merged.out_features) == (widths[0], widths[-1])
+    assert (merged.bias is not None) == bias
+    torch.testing.assert_close(merged(x), stack(x))
+
+
+def test_two_layers_fold_to_w2w1_and_w2b1_plus_b2() -> None:
+    first, second = nn.Linear(4, 9).double(), nn.Linear(9, 3).double()
+    merged = ml.collapse_linear([first, second])
+    torch.testing.assert_close(merged.weight, second.weight @ first.weight)
+    torch.testing.assert_close(merged.bias, second.weight @ first.bias + second.bias)
+
+
+def test_mixed_biases_keep_a_bias() -> None:
+    merged = ml.collapse_linear([nn.Linear(3, 5, bias=False), nn.Linear(5, 2, bias=True)])
+    assert merged.bias is not None
+
+
+def test_collapsed_layer_follows_dtype() -> None:
+    merged = ml.collapse_linear([nn.Linear(3, 5, dtype=torch.bfloat16),
+                                 nn.Linear(5, 2, dtype=torch.bfloat16)])
+    assert merged.weight.dtype == torch.bfloat16
+
+
+def test_an_activation_in_the_stack_is_refused() -> None:
+    with pytest.raises(ValueError, match="layer 1 is ReLU"):
+        ml.collapse_linear([nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)])
+
+
+def test_mismatched_widths_and_empty_stack_are_refused() -> None:
+    with pytest.raises(ValueError, match="layer 0 gives 4 features but layer 1 expects 5"):
+        ml.collapse_linear([nn.Linear(3, 4), nn.Linear(5, 2)])
+    with pytest.raises(ValueError, match="at least one"):
+        ml.collapse_linear([])
