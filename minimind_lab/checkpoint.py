@@ -63,7 +63,7 @@ def load_minimind_mlp(
             tried.append(names["gate_proj"])
             if all(n in state for n in names.values()):
                 return _build(state, names, hidden_act, layer)
-    sample = ", ".join(keys[:6]) + (", ..." if len(keys) > 6 else "")
+    sample = ", ".join(keys[:6]) + (f" (and {len(keys) - 6} more)" if len(keys) > 6 else "")
     layers = _layers_found(keys)
     hint = f" Layers present: {layers}." if layers else ""
     if any(".mlp.experts." in k for k in keys):
@@ -78,8 +78,8 @@ def _build(
     state: Mapping[str, Tensor], names: dict[str, str], hidden_act: str, layer: int
 ) -> FeedForward:
     gate, up, down = (state[names[r]] for r in ("gate_proj", "up_proj", "down_proj"))
-    m, h = gate.shape
-    if up.shape != (m, h) or down.shape != (h, m):
+    m, h = gate.shape if gate.dim() == 2 else (-1, -1)  # not a matrix: reported below
+    if m < 0 or up.shape != (m, h) or down.shape != (h, m):
         raise ValueError(
             f"layer {layer}: inconsistent MLP shapes gate {tuple(gate.shape)}, up "
             f"{tuple(up.shape)}, down {tuple(down.shape)}; expected (m, h), (m, h), (h, m)"

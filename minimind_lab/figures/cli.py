@@ -1,0 +1,88 @@
+"""``python -m minimind_lab.figures``: regenerate every figure in ``figures/`` (or some)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..plots.style import FIGURE_DPI
+from .gallery import default_gallery_path, gallery_markdown
+from .registry import FIGURE_REGISTRY, figure_names
+from .writer import FORMATS, FigureBuildError, default_out_dir, render_figures, write_rendered
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m minimind_lab.figures",
+        description=(
+            "Regenerate the tutorial figures from the plot functions the lessons call: "
+            f"NAME.png ({FIGURE_DPI} dpi, for slides) and NAME.svg (for the web) per figure. "
+            "All figures are rendered before any file is written, so a failure leaves the "
+            "output folder untouched."
+        ),
+    )
+    parser.add_argument(
+        "--only", action="append", metavar="NAME",
+        help="build only these figures (repeat the option or give a comma list)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, metavar="DIR",
+        help=f"output folder (default: {default_out_dir()})",
+    )
+    parser.add_argument("--list", action="store_true", help="list the figures and exit")
+    parser.add_argument(
+        "--gallery", nargs="?", const=default_gallery_path(), type=Path, metavar="PATH",
+        help=f"write the Markdown gallery instead (default: {default_gallery_path()})",
+    )
+    return parser
+
+
+def _where(error: BaseException) -> str:
+    """`` (at file:line)`` of the innermost frame that raised ``error``, for the report."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 1 a figure failed, 2 bad usage)."""
+    args = _parser().parse_args(argv)
+    if args.list:
+        for name in figure_names():
+            spec = FIGURE_REGISTRY[name]
+            print(f"{name:<28} lesson {spec.lesson}  {spec.caption}")
+        return 0
+    if args.gallery is not None:
+        args.gallery.parent.mkdir(parents=True, exist_ok=True)
+        args.gallery.write_text(gallery_markdown(), encoding="utf-8")
+        print(f"wrote {args.gallery}")
+        return 0
+    try:
+        names = figure_names(args.only)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    out_dir = args.out or default_out_dir()
+    start = time.perf_counter()
+    print(f"rendering {len(names)} figure(s) as {'+'.join(FORMATS)} into {out_dir}", flush=True)
+    try:
+        rendered = render_figures(names, progress=lambda line: print(line, flush=True))
+    except FigureBuildError as exc:
+        for name, error in exc.failures.items():
+            print(f"error: figure {name!r} failed: {type(error).__name__}: {error}"
+                  f"{_where(error)}", file=sys.stderr)
+        print(f"error: nothing written to {out_dir}", file=sys.stderr)
+        return 1
+    try:
+        changed = write_rendered(rendered, out_dir)
+    except OSError as error:
+        print(f"error: writing to {out_dir} failed ({error}); no figure was replaced",
+              file=sys.stderr)
+        return 1
+    total = len(rendered) * len(FORMATS)
+    print(f"done in {time.perf_counter() - start:.1f} s: {len(changed)} file(s) written, "
+          f"{total - len(changed)} unchanged")
+    return 0

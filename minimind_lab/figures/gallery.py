@@ -1,0 +1,49 @@
+"""The Markdown gallery of ``figures/``: each figure's PNG with one line on what it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .registry import FIGURE_REGISTRY, figure_names
+
+_LESSON_TITLES = {
+    "01": "Attention vs MLP: who does what",
+    "02": "Linear collapse: why the activation is the point",
+    "03": "Activation curves and their derivatives",
+    "04": "The plain FFN: up, activate, down",
+    "05": "Gating: from plain FFN to SwiGLU",
+    "06": "The 8/3 derivation",
+    "07": "MiniMind's FeedForward, line by line",
+    "08": "When every token shares one MLP: toward MoE",
+}
+
+
+def default_gallery_path() -> Path:
+    """``docs/figures-gallery.md`` at the repository root."""
+    return Path(__file__).resolve().parents[2] / "docs" / "figures-gallery.md"
+
+
+def gallery_markdown(figure_dir: str = "figures") -> str:
+    """The gallery as Markdown, grouped by lesson; image links are relative to the repo root."""
+    lines = [
+        "## Figures",
+        "",
+        "Every file in `figures/` is drawn by the same plot function the lesson notebook calls;",
+        "`python -m minimind_lab.figures` regenerates them all (PNG for slides, SVG for the web),",
+        "and `tests/test_figures.py` fails when a committed figure is out of date.",
+    ]
+    lesson = None
+    for name in figure_names():
+        spec = FIGURE_REGISTRY[name]
+        if spec.lesson != lesson:
+            lesson = spec.lesson
+            title = _LESSON_TITLES.get(lesson, "")
+            lines += ["", f"### Lesson {lesson}" + (f": {title}" if title else "")]
+        lines += [
+            "",
+            f"**`{name}`**: {spec.caption} ([SVG]({figure_dir}/{name}.svg); drawn by "
+            f"`ml.{spec.plot_function}`)",
+            "",
+            f"![{spec.caption}]({figure_dir}/{name}.png)",
+        ]
+    return "\n".join(lines).rstrip() + "\n"

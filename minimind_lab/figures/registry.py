@@ -1,0 +1,71 @@
+"""The list of tutorial figures: name → lesson, one-line caption and the builder that draws it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from matplotlib.figure import Figure
+
+Builder = Callable[[], Figure]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One figure of ``figures/``: its file stem, lesson ("03"), caption and builder.
+
+    ``builder()`` seeds, runs the lesson's experiment (small and fast) and returns the
+    ``Figure`` drawn by the same plot function the notebook calls (``plot_function`` names it).
+    """
+
+    name: str
+    lesson: str
+    caption: str
+    plot_function: str
+    builder: Builder
+
+
+#: Every figure, by name, in lesson order of registration.
+FIGURE_REGISTRY: dict[str, FigureSpec] = {}
+
+
+def register_figure(
+    name: str, lesson: str, caption: str, plot_function: str
+) -> Callable[[Builder], Builder]:
+    """Decorator: record a zero-argument builder returning a ``Figure`` under ``name``.
+
+    ``caption`` is one line on what the figure shows (it also becomes the builder's docstring and
+    the files' title metadata); ``plot_function`` names the ``minimind_lab`` function that draws.
+    """
+    if not name.replace("_", "").isalnum() or name != name.lower():
+        raise ValueError(f"figure name must be lower_snake_case, got {name!r}")
+    if name in FIGURE_REGISTRY:
+        raise ValueError(f"figure {name!r} is already registered")
+
+    def decorate(builder: Builder) -> Builder:
+        FIGURE_REGISTRY[name] = FigureSpec(name, lesson, caption, plot_function, builder)
+        if not builder.__doc__:  # the caption documents the builder
+            builder.__doc__ = f"Figure ``{name}`` (lesson {lesson}): {caption}"
+        return builder
+
+    return decorate
+
+
+def figure_names(selection: Iterable[str] | None = None) -> list[str]:
+    """Registered names, in lesson order; ``selection`` picks some (comma lists allowed).
+
+    Raises ``ValueError`` naming any unknown figure.
+    """
+    ordered = sorted(FIGURE_REGISTRY, key=lambda n: (FIGURE_REGISTRY[n].lesson,
+                                                     list(FIGURE_REGISTRY).index(n)))
+    if selection is None:
+        return ordered
+    wanted = {part.strip() for item in selection for part in item.split(",") if part.strip()}
+    unknown = sorted(wanted - set(FIGURE_REGISTRY))
+    if unknown:
+        raise ValueError(
+            f"unknown figure(s): {', '.join(unknown)}; expected some of: {', '.join(ordered)}"
+        )
+    if not wanted:
+        raise ValueError("no figure named; expected some of: " + ", ".join(ordered))
+    return [name for name in ordered if name in wanted]

@@ -1,0 +1,67 @@
+"""Lesson 08's widget: the number of experts and top-k → routing map and parameter counts."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import ipywidgets as widgets
+import torch
+from matplotlib.figure import Figure
+
+from ..minimind import MiniMindConfig
+from ..moe import MoEFeedForward, Routing
+from ..plots.moe import plot_moe_parameter_counts, plot_moe_routing
+from ..plots.style import new_figure
+from ..token_kinds import clustered_tokens
+from .base import InteractivePlot, register_widget
+
+HIDDEN_SIZE = 32
+
+
+@lru_cache(maxsize=64)
+def _routed(num_experts: int, top_k: int) -> tuple[MoEFeedForward, Routing, list[str]]:
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        moe = MoEFeedForward(MiniMindConfig(hidden_size=HIDDEN_SIZE), num_experts, top_k)
+    x, labels = clustered_tokens(HIDDEN_SIZE)
+    with torch.no_grad():
+        moe(x)
+    return moe, moe.last_routing, labels
+
+
+def draw_moe(num_experts: int, top_k: int) -> tuple[Figure, str]:
+    """Route the clustered tokens through ``num_experts`` experts, ``top_k`` each; draw both plots.
+
+    ``top_k`` above ``num_experts`` is clamped to ``num_experts`` (and the summary says so).
+    """
+    k = min(int(top_k), int(num_experts))
+    moe, routing, labels = _routed(int(num_experts), k)
+    h, m = moe.hidden_size, moe.experts[0].intermediate_size
+    router, expert = h * moe.num_experts, 3 * h * m
+    total, active = router + moe.num_experts * expert, router + k * expert
+    counts = {"dense FFN": expert, f"MoE total\n(E={moe.num_experts})": total,
+              f"MoE active\n(k={k})": active}
+    fig, (ax_route, ax_params) = new_figure(1, 2, panel_size=(5.2, 3.4))
+    plot_moe_routing(routing, token_labels=labels, ax=ax_route, colorbar=False)
+    plot_moe_parameter_counts(counts, ax=ax_params)
+    load = torch.bincount(routing.experts.reshape(-1), minlength=moe.num_experts).tolist()
+    clamped = f" (top_k {top_k} clamped to {k})" if k != top_k else ""
+    html = (
+        f"{moe.num_experts} experts, top_k = {k}{clamped}; h = {h}, m = {m}<br>"
+        f"total = router h·E + E·3hm = {router:,} + {moe.num_experts}·{expert:,} = "
+        f"{total:,}<br>"
+        f"active per token = router + k·3hm = {router:,} + {k}·{expert:,} = {active:,}<br>"
+        f"tokens per expert: {load}"
+    )
+    return fig, html
+
+
+@register_widget("moe_routing", lesson="08")
+def moe_widget() -> InteractivePlot:
+    """Number of experts and top-k → which expert each token goes to, total vs active parameters."""
+    controls = {
+        "num_experts": widgets.IntSlider(value=4, min=2, max=8, description="experts E"),
+        "top_k": widgets.IntSlider(value=2, min=1, max=4, description="top-k"),
+    }
+    return InteractivePlot(controls, draw_moe,
+                           title="A small mixture of experts: routing and parameters")

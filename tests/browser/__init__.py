@@ -1,0 +1,1 @@
+"""The browser suite: every lesson in JupyterLab, driven in headless Chromium."""

@@ -1,0 +1,141 @@
+"""Fixtures for the browser suite: one JupyterLab server and one headless Chromium per session.
+
+The server is the project's own (``run.lab_arguments``) on copies of the lessons; see
+``browser_lab_server``. Chromium comes from ``$MINIMIND_LAB_CHROMIUM`` or the ``PATH``
+(Debian's ``/usr/bin/chromium``); Playwright drives it, since its own browser download is not
+needed. Without Chromium or Playwright the browser tests skip, saying how to install them, unless
+``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI sets it), which turns the skip into a failure.
+``MINIMIND_LAB_BROWSER_NOTEBOOKS=/some/folder`` runs the suite on that folder's notebooks instead
+of ``notebooks/`` (for trying the suite itself on throwaway notebooks).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .browser_lab_server import (
+    ROOT,
+    LabServer,
+    lesson_notebooks,
+    start_lab_server,
+    stop_lab_server,
+)
+
+CHROMIUM_ENV = "MINIMIND_LAB_CHROMIUM"
+REQUIRE_ENV = "MINIMIND_LAB_REQUIRE_BROWSER"
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+HOW_TO_INSTALL = (
+    "install Chromium (`sudo apt-get install chromium` on Debian/Ubuntu) or set "
+    f"{CHROMIUM_ENV}=/path/to/chrome; Playwright comes with `python3 run.py test`"
+)
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip with ``reason`` and install advice; fail instead when the browser is required."""
+    message = f"{reason}: {HOW_TO_INSTALL}"
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"{message} ({REQUIRE_ENV}=1, so this is a failure, not a skip)")
+    pytest.skip(message)
+
+
+def find_chromium() -> str | None:
+    """``$MINIMIND_LAB_CHROMIUM`` if it names a file, else the first Chromium/Chrome on PATH."""
+    configured = os.environ.get(CHROMIUM_ENV)
+    if configured:
+        return configured if Path(configured).is_file() else None
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    path = find_chromium()
+    if path is None:
+        configured = os.environ.get(CHROMIUM_ENV)
+        skip_or_fail(f"{CHROMIUM_ENV}={configured} is not a file" if configured
+                     else "no Chromium found on PATH")
+    return path
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """The project's JupyterLab on copies of every lesson, stopped (kernels too) at the end."""
+    server = start_lab_server(lesson_notebooks(), tmp_path_factory.mktemp("jupyterlab"))
+    try:
+        yield server
+    finally:
+        stop_lab_server(server)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_executable: str) -> Iterator[object]:
+    """One headless Chromium for the session, driven by Playwright."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("Playwright is not installed")
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(
+            executable_path=chromium_executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_context(browser) -> Iterator[object]:
+    """One browser context for the session, so JupyterLab's scripts load from cache after the
+    first lesson; each lesson still gets its own page."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def lesson_page(browser_context, lab_server: LabServer) -> Iterator[object]:
+    """A new page for one lesson; afterwards its kernel and the saved workspace are removed."""
+    page = browser_context.new_page()
+    page.set_default_timeout(30_000)
+    page_errors: list[str] = []
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        if page_errors:  # shown with the test's captured output when it fails
+            print("JavaScript errors in the page:", *page_errors, sep="\n  ")
+        page.close()
+        lab_server.shutdown_sessions()
+        lab_server.delete_workspaces()
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """``test-artifacts/browser`` (git-ignored): screenshots of each lesson after interaction."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

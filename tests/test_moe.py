@@ -1,0 +1,96 @@
+"""``MoEFeedForward``: top-k routing, the weighted sum of chosen experts, keys and errors."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import minimind_lab as ml
+
+H = 16
+
+
+def _moe(num_experts: int = 4, top_k: int = 2) -> ml.MoEFeedForward:
+    torch.manual_seed(0)
+    return ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=H), num_experts, top_k).eval()
+
+
+@pytest.mark.parametrize(("num_experts", "top_k"), [(4, 1), (4, 2), (6, 3), (3, 3)])
+def test_each_token_goes_to_exactly_k_distinct_experts(num_experts: int, top_k: int,
+                                                       generator: torch.Generator) -> None:
+    moe = _moe(num_experts, top_k)
+    x = torch.randn(2, 9, H, generator=generator)
+    routing = moe.route(x)
+    assert routing.scores.shape == (2, 9, num_experts)
+    assert routing.experts.shape == routing.weights.shape == (2, 9, top_k)
+    flat = routing.experts.reshape(-1, top_k)
+    assert all(len(set(row.tolist())) == top_k for row in flat)
+    assert int(flat.min()) >= 0 and int(flat.max()) < num_experts
+    torch.testing.assert_close(routing.weights.sum(-1), torch.ones(2, 9))
+    assert (routing.weights >= 0).all()
+    torch.testing.assert_close(routing.scores.sum(-1), torch.ones(2, 9))
+
+
+def test_chosen_experts_are_the_top_scores(generator: torch.Generator) -> None:
+    moe = _moe(5, 2)
+    routing = moe.route(torch.randn(20, H, generator=generator))
+    chosen = routing.scores.gather(-1, routing.experts)
+    others = routing.scores.clone().scatter_(-1, routing.experts, -1.0)
+    assert (chosen.min(-1).values >= others.max(-1).values).all()
+    torch.testing.assert_close(routing.weights, chosen / chosen.sum(-1, keepdim=True))
+
+
+@pytest.mark.parametrize("top_k", [1, 2, 4])
+def test_output_is_the_weighted_sum_of_the_chosen_experts(top_k: int,
+                                                          generator: torch.Generator) -> None:
+    moe = _moe(4, top_k)
+    x = torch.randn(3, 5, H, generator=generator)
+    y = moe(x)
+    routing = moe.last_routing
+    assert routing is not None and y.shape == x.shape
+    expected = torch.zeros_like(x)
+    for b in range(3):
+        for t in range(5):
+            for slot in range(top_k):
+                e = int(routing.experts[b, t, slot])
+                expected[b, t] += routing.weights[b, t, slot] * moe.experts[e](x[b, t])
+    torch.testing.assert_close(y, expected, atol=1e-5, rtol=1e-4)
+
+
+def test_all_experts_chosen_is_the_score_weighted_mixture(generator: torch.Generator) -> None:
+    moe = _moe(3, 3)
+    x = torch.randn(7, H, generator=generator)
+    scores = moe.gate(x).softmax(-1)
+    dense = sum(scores[:, e : e + 1] * expert(x) for e, expert in enumerate(moe.experts))
+    torch.testing.assert_close(moe(x), dense, atol=1e-5, rtol=1e-4)
+
+
+def test_last_routing_is_detached(generator: torch.Generator) -> None:
+    moe = _moe().train()
+    moe(torch.randn(4, H, generator=generator))
+    assert moe.last_routing is not None
+    assert not moe.last_routing.scores.requires_grad
+
+
+def test_keys_follow_minimind_moe() -> None:
+    moe = _moe(3, 1)
+    keys = list(moe.state_dict())
+    assert keys[0] == "gate.weight" and moe.gate.weight.shape == (3, H)
+    for i in range(3):
+        for proj in ("gate_proj", "up_proj", "down_proj"):
+            assert f"experts.{i}.{proj}.weight" in keys
+    assert len(keys) == 1 + 3 * 3
+    m = ml.intermediate_size(H)
+    assert ml.count_parameters(moe) == H * 3 + 3 * (3 * H * m)
+
+
+def test_errors() -> None:
+    config = ml.MiniMindConfig(hidden_size=H)
+    with pytest.raises(ValueError, match="top_k=5 must not exceed num_experts=4"):
+        ml.MoEFeedForward(config, num_experts=4, top_k=5)
+    with pytest.raises(ValueError, match="num_experts must be a positive integer, got 0"):
+        ml.MoEFeedForward(config, num_experts=0)
+    with pytest.raises(ValueError, match="top_k must be a positive integer, got 0"):
+        ml.MoEFeedForward(config, top_k=0)
+    with pytest.raises(ValueError, match="last dimension must equal hidden_size=16"):
+        _moe()(torch.zeros(2, 8))
