@@ -62,19 +62,22 @@ def ensure_environment() -> Path:
     return python
 
 
-def lab_arguments(port: int | None = None) -> list[str]:
-    """``jupyter lab`` arguments shared by the lab command and the browser tests.
+def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list[str]:
+    """``python -m jupyterlab`` arguments shared by the lab command and the browser tests.
 
-    Loopback only, token auth left on (Jupyter generates a token unless one is given), the
-    lessons folder as the root, no browser opened for the tests.
+    Loopback only, token auth left on (Jupyter makes a token unless one is given), the lessons
+    folder (or ``root_dir``) as the root. Jupyter refuses to run as root unless told; containers
+    often run as root, so that one switch is added there, and auth stays on either way.
     """
     args = [
         "-m", "jupyterlab",
         "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+        f"--ServerApp.root_dir={root_dir or ROOT / 'notebooks'}",
     ]
     if port is not None:
         args.append(f"--ServerApp.port={port}")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--allow-root")
     return args
 
 

@@ -9,6 +9,7 @@ browser or a kernel.
 
 from __future__ import annotations
 
+import gc
 import io
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -20,6 +21,21 @@ DrawResult = tuple[Figure, str]
 #: Lesson widgets by name, for the browser suite and the benchmarks: name → (lesson, builder).
 WIDGET_REGISTRY: dict[str, tuple[str, Callable[[], InteractivePlot]]] = {}
 WIDGET_DPI = 80
+_gc_frozen = False
+
+
+def _freeze_startup_objects() -> None:
+    """Move the objects alive now (torch, matplotlib, ...) out of the garbage collector's scans.
+
+    A lesson's kernel holds a few hundred thousand long-lived objects; a full collection walking
+    them all takes ~0.2 s and, landing during a redraw, makes a slider stutter. Freezing them once
+    (``gc.freeze``) keeps redraws steady; later garbage is still collected as usual.
+    """
+    global _gc_frozen
+    if not _gc_frozen:
+        gc.collect()
+        gc.freeze()
+        _gc_frozen = True
 
 
 def register_widget(name: str, lesson: str) -> Callable[[Callable[[], InteractivePlot]],
@@ -56,7 +72,8 @@ class InteractivePlot:
     ) -> None:
         self.controls = dict(controls)
         self.draw = draw
-        self.image = widgets.Image(format="png")
+        # Shown at its own pixel size (not stretched to the output's width, which blurs it).
+        self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start"))
         self.text = widgets.HTML()
         self.last_figure: Figure | None = None
         self.redraw_count = 0
@@ -68,6 +85,7 @@ class InteractivePlot:
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.redraw()
+        _freeze_startup_objects()
 
     def values(self) -> dict[str, Any]:
         """The current value of every control, by ``draw`` keyword."""

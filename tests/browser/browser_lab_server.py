@@ -177,18 +177,6 @@ def _fresh_environment(home: Path) -> dict[str, str]:
     return env
 
 
-def _with_root_dir(arguments: list[str], root_dir: Path) -> list[str]:
-    """``arguments`` with their ``--ServerApp.root_dir`` (the repo's notebooks) set to ``root_dir``.
-
-    Jupyter refuses the option twice, so it is replaced rather than appended.
-    """
-    option = "--ServerApp.root_dir="
-    replaced = [f"{option}{root_dir}" if arg.startswith(option) else arg for arg in arguments]
-    if replaced == arguments:
-        raise AssertionError(f"run.lab_arguments() no longer sets {option}...: {arguments}")
-    return replaced
-
-
 def start_lab_server(notebooks: Iterable[Path], workdir: Path) -> LabServer:
     """Start JupyterLab on copies of ``notebooks`` under ``workdir``; wait until it answers."""
     root_dir = workdir / "lessons"
@@ -203,13 +191,11 @@ def start_lab_server(notebooks: Iterable[Path], workdir: Path) -> LabServer:
     run = load_run_module()
     command = [
         sys.executable,
-        *_with_root_dir(run.lab_arguments(port), root_dir),
+        *run.lab_arguments(port, root_dir=root_dir),
         "--no-browser",
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
     ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")  # containers and CI runners often run as root
     log_path = workdir / "jupyterlab.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
