@@ -16,6 +16,7 @@ from .ffn import GLU_VARIANTS, GatedFFN, PlainFFN
 from .linear import collapse_linear
 from .minimind import MINIMIND2_MODELS, FeedForward, MiniMindConfig, minimind2_config
 from .moe import MoEFeedForward, Routing
+from .plots.style import fixed_layout, new_figure, series_style
 from .runtime import device, seed_everything
 from .sizing import count_parameters, ffn_parameter_count, intermediate_size
 from .train import fit
@@ -85,7 +86,6 @@ from .gradients import (
 )
 from .plots.activations import (
     activation_label,
-    fixed_layout,
     plot_activation_curves,
     plot_activation_derivatives,
     plot_activation_pair,

@@ -108,6 +108,17 @@ def swish_beta() -> Figure:
 
 
 @register_figure(
+    "width_sweep", lesson="04",
+    caption="Fit quality of a plain FFN against its width m/h (½ to 8) for five activations: "
+            "every activation gains from going wide",
+    plot_function="plot_width_sweep",
+)
+def width_sweep() -> Figure:
+    ml.seed_everything(0)
+    return ml.plot_width_sweep(ml.width_sweep())  # lesson 04's 25 tiny fits
+
+
+@register_figure(
     "ffn_structure", lesson="05",
     caption="Plain FFN (h → 4h → h) beside SwiGLU (gate and up, h → m, multiplied element-wise, "
             "then m → h), with the tensor shape on every arrow",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..plots.style import FIGURE_DPI
 from .registry import FIGURE_REGISTRY, figure_names
 
 _LESSON_TITLES = {
@@ -29,8 +30,9 @@ def gallery_markdown(figure_dir: str = "figures") -> str:
         "## Figures",
         "",
         "Every file in `figures/` is drawn by the same plot function the lesson notebook calls;",
-        "`python -m minimind_lab.figures` regenerates them all (PNG for slides, SVG for the web),",
-        "and `tests/test_figures.py` fails when a committed figure is out of date.",
+        "`python -m minimind_lab.figures` regenerates them all in a few seconds (PNG at "
+        f"{FIGURE_DPI} dpi for slides, SVG for the web; `--only NAME`, `--list`), and",
+        "`tests/test_figures.py` fails when a committed figure is out of date.",
     ]
     lesson = None
     for name in figure_names():

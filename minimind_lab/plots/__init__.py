@@ -11,6 +11,7 @@ from .style import (
     PALETTE,
     SEQUENTIAL_CMAP,
     finish,
+    fixed_layout,
     new_figure,
     series_style,
 )
@@ -32,7 +33,6 @@ from .collapse import (
 # isort: split
 from .activations import (
     activation_label,
-    fixed_layout,
     plot_activation_curves,
     plot_activation_derivatives,
     plot_activation_pair,

@@ -17,10 +17,10 @@ from ..gradients import (
 )
 from ..plots.activations import (
     activation_label,
-    fixed_layout,
     plot_activation_pair,
     plot_swish_beta,
 )
+from ..plots.style import fixed_layout
 from .base import DrawResult, InteractivePlot, register_widget
 
 #: The activations the explorer offers: lesson 03's five plus GELU's tanh form.

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 DrawResult = tuple[Figure, str]
@@ -50,9 +51,19 @@ def register_widget(name: str, lesson: str) -> Callable[[Callable[[], Interactiv
 
 
 def figure_to_png(fig: Figure, dpi: int = WIDGET_DPI) -> bytes:
-    """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed)."""
+    """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed).
+
+    Goes straight to the Agg canvas: ``savefig`` draws a figure that has (or had) a layout engine
+    twice, and a widget redraw pays for every draw. A layout engine still runs, inside the draw.
+    """
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
+    canvas = FigureCanvasAgg(fig)
+    saved_dpi = fig.dpi
+    fig.dpi = dpi
+    try:
+        canvas.print_png(buffer)
+    finally:
+        fig.dpi = saved_dpi
     return buffer.getvalue()
 
 

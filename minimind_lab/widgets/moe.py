@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward, Routing
 from ..plots.moe import plot_moe_parameter_counts, plot_moe_routing
-from ..plots.style import new_figure
+from ..plots.style import fixed_layout, new_figure
 from ..token_kinds import clustered_tokens
 from .base import InteractivePlot, register_widget
 
@@ -44,6 +44,8 @@ def draw_moe(num_experts: int, top_k: int) -> tuple[Figure, str]:
     fig, (ax_route, ax_params) = new_figure(1, 2, panel_size=(5.2, 3.4))
     plot_moe_routing(routing, token_labels=labels, ax=ax_route, colorbar=False)
     plot_moe_parameter_counts(counts, ax=ax_params)
+    # Fixed margins: a layout engine re-measures every tick label on each redraw (~a third).
+    fixed_layout(fig, left=0.1, right=0.98, bottom=0.3, top=0.88, gap=0.1)
     load = torch.bincount(routing.experts.reshape(-1), minlength=moe.num_experts).tolist()
     clamped = f" (top_k {top_k} clamped to {k})" if k != top_k else ""
     html = (

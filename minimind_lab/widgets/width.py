@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..plots.activations import activation_label, fixed_layout
+from ..plots.activations import activation_label
+from ..plots.style import fixed_layout
 from ..plots.width import plot_width_dashboard, ratio_label
 from ..sizing import ffn_parameter_count
 from ..width import (
