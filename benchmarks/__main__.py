@@ -1,0 +1,149 @@
+"""Command line: ``python -m benchmarks [--quick] [--out PATH] [--only SECTION ...]``.
+
+Full run (default): every lesson 3× cold, every widget with ≥ 20 values per control, the FFN at
+hidden 512 and 768 with 4096 tokens, the figures CLI 3×; writes ``benchmarks/RESULTS.md``.
+``--quick``: one lesson once, one widget with 3 values per control, a tiny FFN, figures skipped;
+meant for CI, so give it ``--out`` to leave RESULTS.md alone. Exit status 1 only on errors (a
+lesson or widget that raises, a variant that disagrees), never on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import machine
+from .ffn import bench_ffn
+from .figures import bench_figures
+from .lessons import bench_lessons, lesson_paths
+from .report import Report, render
+from .sliders import bench_widgets, registered_widgets
+
+SECTIONS = ("lessons", "sliders", "ffn", "figures")
+DEFAULT_OUT = Path(__file__).resolve().parent / "RESULTS.md"
+FFN_DIFF_LIMIT = {"float32": 1e-3, "bfloat16": 1e-1}
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line's options."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="few repeats, tiny sizes, one lesson and one widget (CI smoke run)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="where to write the Markdown report (default benchmarks/RESULTS.md)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS),
+                        help="run only these sections")
+    parser.add_argument("--threads", type=int, default=machine.usable_cores(),
+                        help="torch threads for the FFN section (default: usable cores)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="cold runs per lesson and figure regenerations (default 3; quick 1)")
+    parser.add_argument("--sets", type=int, default=None,
+                        help="values set per control, at least (default 20; quick 3)")
+    parser.add_argument("--no-profile", action="store_true",
+                        help="do not cProfile what misses its budget (quick mode never does)")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="also write the raw numbers as JSON here")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    """Run the chosen sections, print the report, write it; 1 if anything errored."""
+    args = parse_args(argv)
+    quick = args.quick
+    repeats = args.repeats or (1 if quick else 3)
+    sets = args.sets or (3 if quick else 20)
+    profile = not (quick or args.no_profile)
+    hiddens = [64] if quick else [512, 768]
+    tokens = 128 if quick else 4096
+    rounds, min_sample = (3, 0.005) if quick else (7, 0.05)
+    sections = [s for s in SECTIONS if s in args.only]
+    report = Report(
+        machine=machine.describe(args.threads),
+        settings={
+            "Mode": "quick (smoke run; numbers are not comparable)" if quick else "full",
+            "Sections": ", ".join(sections),
+            "Lesson runs each / figure runs": str(repeats),
+            "Values per control (at least)": str(sets),
+            "FFN sizes": f"hidden {hiddens}, {tokens} tokens, {rounds} interleaved rounds "
+                         f"(samples ≥ {min_sample * 1e3:.0f} ms), at {args.threads} and 1 "
+                         "thread(s)",
+            "Profile budget misses": "yes (cProfile)" if profile else "no",
+        },
+    )
+    log = print
+    started = time.perf_counter()
+    raw: dict[str, object] = {}
+    if "lessons" in sections:
+        report.loads["before lessons"] = machine.load_average()
+        paths = lesson_paths()
+        if quick:
+            paths = paths[:1]
+            report.lessons_note = "Quick mode: the first lesson only, one run."
+        if not paths:
+            report.lessons_note = "No notebooks in notebooks/ yet."
+        log(f"[benchmarks] lessons: {len(paths)} notebooks × {repeats}")
+        report.lessons = bench_lessons(paths, repeats, log=log)
+        if profile:
+            from .lessons import LESSON_BUDGET_S, NOTEBOOKS
+            from .sliders import _run_worker
+
+            for r in report.lessons:
+                if r.wall is not None and r.wall.median > LESSON_BUDGET_S:
+                    prof, err = _run_worker(["profile-notebook", str(NOTEBOOKS / r.name)], 600)
+                    r.profile = prof if prof is not None else f"profiling failed: {err}"
+        raw["lessons"] = {r.name: r.runs for r in report.lessons}
+    if "sliders" in sections:
+        report.loads["before sliders"] = machine.load_average()
+        widgets = registered_widgets()
+        if quick:
+            widgets = widgets[:1]
+            report.widgets_note = (f"Quick mode: the first widget only, {sets} values per "
+                                   "control.")
+        if not widgets:
+            report.widgets_note = "No widgets registered in WIDGET_REGISTRY yet."
+        log(f"[benchmarks] sliders: {len(widgets)} widgets, ≥ {sets} values per control")
+        report.widgets = bench_widgets(widgets, sets, profile_misses=profile, log=log)
+        raw["sliders"] = {w.name: {c.control: c.overall.as_dict() if c.overall else None
+                                   for c in w.controls} for w in report.widgets}
+    if "ffn" in sections:
+        report.loads["before FFN"] = machine.load_average()
+        log(f"[benchmarks] ffn: hidden {hiddens}, {tokens} tokens, {args.threads} threads")
+        report.ffn = bench_ffn(hiddens, tokens, rounds, min_sample, args.threads, log=log)
+        for case in report.ffn:
+            if not case.error and case.max_abs_diff > FFN_DIFF_LIMIT.get(case.dtype, 1e-3):
+                case.error = (f"variants disagree: max |diff| {case.max_abs_diff:.2e} "
+                              f"for h={case.hidden}")
+        raw["ffn"] = [{"hidden": c.hidden, "mode": c.mode, "device": c.device,
+                       "variants": {v.name: v.time.as_dict() for v in c.variants}}
+                      for c in report.ffn]
+    if "figures" in sections:
+        report.loads["before figures"] = machine.load_average()
+        if quick:
+            from .figures import FiguresResult
+
+            report.figures = FiguresResult(note="skipped in quick mode")
+        else:
+            log(f"[benchmarks] figures × {repeats}")
+            report.figures = bench_figures(repeats, log=log)
+    report.loads["at the end"] = machine.load_average()
+    report.settings["Suite wall time"] = f"{time.perf_counter() - started:.0f} s"
+    text = render(report, sections)
+    print()
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps(raw, indent=1), encoding="utf-8")
+    print(f"[benchmarks] wrote {args.out}")
+    if report.errors:
+        print(f"[benchmarks] {len(report.errors)} error(s); exit status 1", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
