@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..plots.style import FIGURE_DPI
-from .gallery import default_gallery_path, gallery_markdown
+from .gallery import default_gallery_path, with_gallery
 from .registry import FIGURE_REGISTRY, figure_names
 from .writer import FORMATS, FigureBuildError, default_out_dir, render_figures, write_rendered
 
@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the figures and exit")
     parser.add_argument(
         "--gallery", nargs="?", const=default_gallery_path(), type=Path, metavar="PATH",
-        help=f"write the Markdown gallery instead (default: {default_gallery_path()})",
+        help=f"rewrite the gallery section of a README instead (default: {default_gallery_path()})",
     )
     return parser
 
@@ -56,9 +56,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name:<28} lesson {spec.lesson}  {spec.caption}")
         return 0
     if args.gallery is not None:
-        args.gallery.parent.mkdir(parents=True, exist_ok=True)
-        args.gallery.write_text(gallery_markdown(), encoding="utf-8")
-        print(f"wrote {args.gallery}")
+        readme = args.gallery.read_text(encoding="utf-8")
+        try:
+            args.gallery.write_text(with_gallery(readme), encoding="utf-8")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"updated the gallery in {args.gallery}")
         return 0
     try:
         names = figure_names(args.only)

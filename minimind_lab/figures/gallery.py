@@ -19,9 +19,33 @@ _LESSON_TITLES = {
 }
 
 
+GALLERY_START = "<!-- figures:start (written by python -m minimind_lab.figures --gallery) -->"
+GALLERY_END = "<!-- figures:end -->"
+
+
 def default_gallery_path() -> Path:
-    """``docs/figures-gallery.md`` at the repository root."""
-    return Path(__file__).resolve().parents[2] / "docs" / "figures-gallery.md"
+    """``README.md`` at the repository root: the gallery sits between two marker comments."""
+    return Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_gallery(readme_text: str) -> str:
+    """The gallery section currently between the markers of ``readme_text`` ("" if absent)."""
+    if GALLERY_START not in readme_text or GALLERY_END not in readme_text:
+        return ""
+    return readme_text.split(GALLERY_START, 1)[1].split(GALLERY_END, 1)[0].strip("\n") + "\n"
+
+
+def with_gallery(readme_text: str) -> str:
+    """``readme_text`` with the gallery between its markers replaced by the current one.
+
+    Raises ``ValueError`` when the markers are missing, rather than guessing where it goes.
+    """
+    if GALLERY_START not in readme_text or GALLERY_END not in readme_text:
+        raise ValueError(f"README has no gallery markers; add {GALLERY_START!r} and "
+                         f"{GALLERY_END!r} where the gallery belongs")
+    before = readme_text.split(GALLERY_START, 1)[0]
+    after = readme_text.split(GALLERY_END, 1)[1]
+    return f"{before}{GALLERY_START}\n{gallery_markdown()}{GALLERY_END}{after}"
 
 
 def gallery_markdown(figure_dir: str = "figures") -> str:

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from torch import Tensor
 
 from ..gradients import ActivationCurves, DepthSweep, Extremum, SwishFamily
-from .style import PALETTE, finish, new_figure, series_style
+from .style import finish, new_figure, series_style
 
 _LABELS = {
     "relu": "ReLU",
@@ -131,7 +131,9 @@ def plot_swish_beta(
     ax.plot(x, x / 2, color="0.55", linewidth=1.2, linestyle="--", label="x/2 (β → 0)")
     ax.plot(x, x.clamp_min(0), color="0.2", linewidth=1.2, linestyle=":", label="ReLU (β → ∞)")
     for i, (beta, values) in enumerate(family.values.items()):
-        ax.plot(x, values.cpu(), color=PALETTE[i % 7], linewidth=1.8, label=f"β = {beta:g}")
+        style = series_style(i)  # colour and dash per β, so greyscale prints stay readable
+        ax.plot(x, values.cpu(), color=style["color"], linestyle=style["linestyle"],
+                linewidth=1.8, label=f"β = {beta:g}")
     ax.axhline(0.0, color="0.5", linewidth=0.6)
     finish(ax, title=title, xlabel="input x", ylabel="x·σ(βx)", legend=True)
     return fig

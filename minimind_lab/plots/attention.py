@@ -64,7 +64,7 @@ def plot_jacobian_blocks(
         ax.title.set_color(color)
         ax.set_xticks(range(t))
         ax.set_yticks(range(t))
-    fig.colorbar(image, ax=axes, shrink=0.8, label="‖∂y_i/∂x_j‖ (Frobenius)")
+    fig.colorbar(image, ax=axes, shrink=0.8, label=r"$\|\partial y_i / \partial x_j\|$ (Frobenius)")
     if title:
         fig.suptitle(title, fontsize=11)
     return fig

@@ -28,8 +28,8 @@ def plot_moe_routing(
     """
     num_experts = routing.scores.shape[-1]
     top_k = routing.experts.shape[-1]
-    experts = routing.experts.reshape(-1, top_k).cpu()  # (N, k)
-    weights = routing.weights.reshape(-1, top_k).float().cpu()  # (N, k)
+    experts = routing.experts.reshape(-1, top_k).detach().cpu()  # (N, k)
+    weights = routing.weights.reshape(-1, top_k).detach().float().cpu()  # (N, k)
     n_tokens = experts.shape[0]
     if token_labels is not None and len(token_labels) != n_tokens:
         raise ValueError(f"token_labels has {len(token_labels)} entries; expected one per token "
@@ -57,7 +57,7 @@ def plot_moe_routing(
         ax.set_xticks(np.arange(n_tokens) + 0.5, list(token_labels), fontsize=7, rotation=90)
     ax.tick_params(length=0)
     finish(ax, title=f"Each token goes to {top_k} of {num_experts} experts; weights sum to 1",
-           xlabel="token", grid=False)
+           xlabel="token", ylabel="expert (tokens routed to it)", grid=False)
     return fig
 
 

@@ -45,7 +45,7 @@ def draw_moe(num_experts: int, top_k: int) -> tuple[Figure, str]:
     plot_moe_routing(routing, token_labels=labels, ax=ax_route, colorbar=False)
     plot_moe_parameter_counts(counts, ax=ax_params)
     # Fixed margins: a layout engine re-measures every tick label on each redraw (~a third).
-    fixed_layout(fig, left=0.1, right=0.98, bottom=0.3, top=0.88, gap=0.1)
+    fixed_layout(fig, left=0.13, right=0.98, bottom=0.3, top=0.88, gap=0.1)
     load = torch.bincount(routing.experts.reshape(-1), minlength=moe.num_experts).tolist()
     clamped = f" (top_k {top_k} clamped to {k})" if k != top_k else ""
     html = (

@@ -1,0 +1,269 @@
+"""figures/: one command regenerates every figure, and the committed files stay current.
+
+The committed PNGs are compared with freshly rendered ones by ``compare_images`` at ``TOLERANCE``
+(RMS difference in 0–255 grey levels), because text rendering may shift a few pixels between
+matplotlib or FreeType versions; on the pinned versions the files are byte-identical.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.testing.compare import compare_images
+
+import minimind_lab as ml
+from minimind_lab.figures import (
+    FORMATS,
+    FigureSpec,
+    RenderedFigure,
+    figure_names,
+    gallery_markdown,
+    readme_gallery,
+    render_figures,
+    write_rendered,
+)
+from minimind_lab.figures.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES_DIR = ROOT / "figures"
+README = ROOT / "README.md"
+#: RMS pixel difference (0–255) tolerated between a committed PNG and a fresh one.
+TOLERANCE = 2.0
+#: Two cheap figures for the CLI tests.
+CHEAP = ("ffn_structure", "parameter_parity")
+REGENERATE = "run `python -m minimind_lab.figures` and commit figures/"
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def second_run(tmp_path_factory: pytest.TempPathFactory):
+    """The CLI in another process (another hash seed), started first so it runs alongside."""
+    out = tmp_path_factory.mktemp("second")
+    env = {**os.environ, "PYTHONHASHSEED": "123", "MPLBACKEND": "Agg"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "minimind_lab.figures", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=out,
+    )
+    yield out, process
+    if process.poll() is None:
+        process.kill()
+        process.communicate()
+
+
+@pytest.fixture(scope="module")
+def fresh(
+    second_run, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, RenderedFigure], dict[str, set[str]]]:
+    """Every figure rendered once in this process and written to a temporary folder.
+
+    Also records which registered plot functions each builder called (third item).
+    """
+    out = tmp_path_factory.mktemp("fresh")
+    calls: list[str] = []
+
+    def recording(name: str):
+        original = getattr(ml, name)
+
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return original(*args, **kwargs)
+
+        return wrapper
+
+    # Like a fresh process: no trained model cached by an earlier test or notebook.
+    for module in [m for n, m in sys.modules.items() if n.startswith("minimind_lab")]:
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+    rendered: dict[str, RenderedFigure] = {}
+    called: dict[str, set[str]] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        for spec in ml.FIGURE_REGISTRY.values():
+            patch.setattr(ml, spec.plot_function, recording(spec.plot_function))
+        for name in figure_names():
+            calls.clear()
+            rendered.update(render_figures([name]))
+            called[name] = set(calls)
+    write_rendered(rendered, out)
+    return out, rendered, called
+
+
+def test_registry_covers_the_lessons() -> None:
+    names = figure_names()
+    assert len(names) >= len(CHEAP) and set(CHEAP) <= set(names)
+    for name in names:
+        spec = ml.FIGURE_REGISTRY[name]
+        assert spec.lesson.isdigit() and len(spec.lesson) == 2, name
+        assert spec.caption and "\n" not in spec.caption, name
+        assert callable(getattr(ml, spec.plot_function)), f"{name}: ml.{spec.plot_function}"
+
+
+def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
+    _, _, called = fresh
+    for name in figure_names():
+        plot_function = ml.FIGURE_REGISTRY[name].plot_function
+        assert plot_function in called[name], f"{name} never called ml.{plot_function}"
+
+
+def test_committed_figures_match_a_fresh_render(fresh) -> None:
+    out, _, _ = fresh
+    for name in figure_names():
+        committed, new = FIGURES_DIR / f"{name}.png", out / f"{name}.png"
+        assert committed.is_file(), f"figures/{name}.png is missing; {REGENERATE}"
+        try:
+            result = compare_images(str(committed), str(new), tol=TOLERANCE)
+        except Exception as exc:  # e.g. the image size changed
+            pytest.fail(f"figures/{name}.png differs from a fresh render ({exc}); {REGENERATE}")
+        assert result is None, f"figures/{name}.png is out of date: {result}; {REGENERATE}"
+        old_svg, new_svg = (ET.parse(p).getroot() for p in (FIGURES_DIR / f"{name}.svg",
+                                                              out / f"{name}.svg"))
+        for attribute in ("width", "height", "viewBox"):
+            assert old_svg.get(attribute) == new_svg.get(attribute), (
+                f"figures/{name}.svg has another {attribute}; {REGENERATE}")
+
+
+def test_figures_folder_holds_only_generated_files() -> None:
+    expected = {f"{name}.{fmt}" for name in figure_names() for fmt in FORMATS}
+    present = {p.name for p in FIGURES_DIR.iterdir()}
+    assert present == expected, (
+        f"not generated: {sorted(present - expected)}; missing: {sorted(expected - present)}")
+
+
+def test_png_and_svg_carry_no_date_or_version(fresh) -> None:
+    _, rendered, _ = fresh
+    for name, result in rendered.items():
+        assert result.files["png"].startswith(b"\x89PNG")
+        assert b"Matplotlib v" not in result.files["png"], name
+        svg = result.files["svg"]
+        assert b"<dc:date>" not in svg and b"Matplotlib v" not in svg, name
+
+
+def _named_by_ticks(axis) -> bool:
+    """A categorical axis names its items in the tick labels ("expert 0", "expert 1", ...)."""
+    texts = [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+    return bool(texts) and not all(
+        t.replace("−", "-").replace(".", "", 1).lstrip("-").isdigit() for t in texts
+    )
+
+
+def test_every_axis_is_labelled(fresh) -> None:
+    _, rendered, _ = fresh
+    for name, result in rendered.items():
+        assert isinstance(result.figure, Figure)
+        for ax in result.figure.axes:
+            if not ax.axison:  # a diagram: boxes and arrows, no axes
+                continue
+            if hasattr(ax, "_colorbar"):
+                assert ax.get_xlabel() or ax.get_ylabel(), f"{name}: unlabelled colorbar"
+                continue
+            for axis, label in ((ax.xaxis, ax.get_xlabel()), (ax.yaxis, ax.get_ylabel())):
+                assert label or _named_by_ticks(axis), (
+                    f"{name}: the {axis.axis_name}-axis of {ax.get_title()!r} has no label")
+
+
+def test_two_runs_give_byte_identical_files(fresh, second_run) -> None:
+    """A second run, in another process with another hash seed, writes the same bytes."""
+    out, _, _ = fresh
+    second, process = second_run
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    names = figure_names()
+    for index, name in enumerate(names, start=1):
+        assert f"[{index}/{len(names)}] {name}" in stdout  # one progress line per figure
+    assert _snapshot(second) == _snapshot(out)
+
+
+def test_list_names_every_figure_with_lesson_and_caption(capsys) -> None:
+    assert main(["--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(figure_names())
+    for line, name in zip(lines, figure_names(), strict=True):
+        spec = ml.FIGURE_REGISTRY[name]
+        assert line.startswith(name) and f"lesson {spec.lesson}" in line and spec.caption in line
+
+
+def test_only_builds_just_the_named_figures(tmp_path: Path, capsys) -> None:
+    assert main(["--only", CHEAP[0], "--only", f"{CHEAP[1]}, ", "--out", str(tmp_path)]) == 0
+    assert set(_snapshot(tmp_path)) == {f"{n}.{fmt}" for n in CHEAP for fmt in FORMATS}
+    out = capsys.readouterr().out
+    assert "[1/2]" in out and "[2/2]" in out and "4 file(s) written" in out
+    assert main(["--only", CHEAP[0], "--out", str(tmp_path)]) == 0  # same bytes: left alone
+    assert "0 file(s) written, 2 unchanged" in capsys.readouterr().out
+
+
+def test_only_rejects_an_unknown_name(tmp_path: Path, capsys) -> None:
+    assert main(["--only", f"{CHEAP[0]},no_such_figure", "--out", str(tmp_path)]) == 2
+    assert "no_such_figure" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def _broken() -> Figure:
+    raise RuntimeError("the experiment exploded")
+
+
+def test_failing_builder_leaves_out_dir_untouched(tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / f"{CHEAP[0]}.png").write_bytes(b"old picture")
+    (tmp_path / "notes.txt").write_text("not ours")
+    before = _snapshot(tmp_path)
+    spec = FigureSpec("broken_figure", "99", "Always fails.", "plot_ffn_structure", _broken)
+    monkeypatch.setitem(ml.FIGURE_REGISTRY, spec.name, spec)
+    status = main(["--only", f"{CHEAP[0]},broken_figure", "--out", str(tmp_path)])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "'broken_figure' failed: RuntimeError: the experiment exploded" in err
+    assert CHEAP[0] not in err
+    assert _snapshot(tmp_path) == before  # nothing replaced, no temporary files left
+
+
+def test_builder_must_return_a_figure(tmp_path: Path, monkeypatch, capsys) -> None:
+    spec = FigureSpec("not_a_figure", "99", "Returns None.", "plot_ffn_structure", lambda: None)
+    monkeypatch.setitem(ml.FIGURE_REGISTRY, spec.name, spec)
+    assert main(["--only", "not_a_figure", "--out", str(tmp_path)]) == 1
+    assert "'not_a_figure' failed: TypeError" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def test_write_failure_midway_replaces_nothing(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "a.png").write_bytes(b"old a")
+    before = _snapshot(tmp_path)
+    fake = {n: RenderedFigure(n, {"png": b"new " + n.encode(), "svg": b"<svg/>"}, Figure(), 0.0)
+            for n in ("a", "b", "c")}
+    real_write, calls = Path.write_bytes, []
+
+    def failing_write(self: Path, data: bytes) -> int:
+        calls.append(self.name)
+        if len(calls) == 4:  # the fourth of six staged files
+            raise OSError("disk full")
+        return real_write(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing_write)
+    with pytest.raises(OSError, match="disk full"):
+        write_rendered(fake, tmp_path)
+    monkeypatch.undo()
+    assert _snapshot(tmp_path) == before
+    write_rendered(fake, tmp_path)
+    assert (tmp_path / "a.png").read_bytes() == b"new a" and len(_snapshot(tmp_path)) == 6
+
+
+def test_readme_gallery_is_current() -> None:
+    text = readme_gallery(README.read_text(encoding="utf-8"))
+    assert text == gallery_markdown(), "run `python -m minimind_lab.figures --gallery`"
+    for name in figure_names():
+        assert f"(figures/{name}.png)" in text
+
+
+def test_ffn_structure_rejects_bad_sizes() -> None:
+    with pytest.raises(ValueError, match="hidden_size"):
+        ml.plot_ffn_structure(hidden_size=0)
+    fig = ml.plot_ffn_structure(512, 2048, 1408)
+    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    assert {"(B, T, 2048)", "(B, T, 1408)", "(B, T, 512)", "⊙"} <= texts
