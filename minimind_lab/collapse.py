@@ -19,6 +19,7 @@ import torch
 from torch import Tensor, nn
 
 from ._checks import check_positive_int
+from ._threads import one_thread
 from .activations import get_activation
 from .train import fit
 
@@ -199,13 +200,9 @@ def train_stack(
     else:
         model = make_stack(activation, depth=depth, width=width)
     # Matrices this small gain nothing from intra-op threads, and on a busy machine the
-    # threads' hand-offs can cost ten times the arithmetic: train on one thread, then restore.
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    # threads' hand-offs can cost ten times the arithmetic.
+    with one_thread():
         losses = fit(model, data.x, data.y, loss="cross_entropy", steps=steps, lr=lr)
-    finally:
-        torch.set_num_threads(threads)
     return StackResult(activation, model, losses, accuracy(model, data))
 
 
