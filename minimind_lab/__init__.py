@@ -164,4 +164,3 @@ from .widgets.moe import draw_moe, moe_widget
 from .figures import FIGURE_REGISTRY, build_figure, write_figures
 from .plots.diagrams import plot_ffn_structure
 
-# benchmarks: (exports go here)

@@ -63,4 +63,3 @@ from .moe import plot_moe_parameter_counts, plot_moe_routing
 # isort: split
 from .diagrams import plot_ffn_structure
 
-# benchmarks: (exports go here)

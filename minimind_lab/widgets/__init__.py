@@ -25,5 +25,3 @@ from .sizing import draw_width_budget, width_budget_widget
 # isort: split
 from .feedforward import draw_feedforward, feedforward_widget
 from .moe import draw_moe, moe_widget
-# figures: (exports go here)
-# benchmarks: (exports go here)
