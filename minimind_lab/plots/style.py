@@ -50,7 +50,7 @@ def series_style(key: str | int) -> dict[str, object]:
     """
     if isinstance(key, str):
         name = _SERIES_ALIASES.get(key, key)
-        index = _SERIES_ORDER.index(name) if name in _SERIES_ORDER else hash_free_index(name)
+        index = _SERIES_ORDER.index(name) if name in _SERIES_ORDER else _stable_index(name)
     else:
         index = key
     return {
@@ -60,7 +60,7 @@ def series_style(key: str | int) -> dict[str, object]:
     }
 
 
-def hash_free_index(name: str) -> int:
+def _stable_index(name: str) -> int:
     """A stable small index for an unknown series name (``hash()`` is salted per process)."""
     return sum(map(ord, name)) % 7
 
