@@ -1,8 +1,11 @@
-"""MiniMind's ``FeedForward``, its config and loading its weights out of a checkpoint file."""
+"""MiniMind's ``FeedForward`` and its config: versions, derived widths and validation.
+
+Checkpoint loading is tested in ``test_checkpoint.py``."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+import math
 
 import pytest
 import torch
@@ -14,48 +17,8 @@ import minimind_lab as ml
 H = 32
 
 
-def _mlp_tensors(h: int, m: int, seed: int) -> dict[str, torch.Tensor]:
-    g = torch.Generator().manual_seed(seed)
-    return {
-        "gate_proj": torch.randn(m, h, generator=g),
-        "up_proj": torch.randn(m, h, generator=g),
-        "down_proj": torch.randn(h, m, generator=g),
-    }
-
-
-def _checkpoint(h: int = H, layers: int = 2, prefix: str = "model.", layout: str = "mlp",
-                ) -> tuple[dict[str, torch.Tensor], dict[int, dict[str, torch.Tensor]]]:
-    """A state dict with MiniMind's key layout (attention and norms too) and its MLP tensors."""
-    m = ml.intermediate_size(h)
-    g = torch.Generator().manual_seed(99)
-    state: dict[str, torch.Tensor] = {f"{prefix}embed_tokens.weight": torch.randn(50, h,
-                                                                                  generator=g)}
-    mlps = {}
-    for i in range(layers):
-        base = f"{prefix}layers.{i}"
-        for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
-            state[f"{base}.self_attn.{proj}.weight"] = torch.randn(h, h, generator=g)
-        state[f"{base}.input_layernorm.weight"] = torch.ones(h)
-        state[f"{base}.post_attention_layernorm.weight"] = torch.ones(h)
-        mlps[i] = _mlp_tensors(h, m, seed=i)
-        if layout == "mlp":
-            for role, tensor in mlps[i].items():
-                state[f"{base}.mlp.{role}.weight"] = tensor
-        else:  # the first release: w1 gate, w3 up, w2 down
-            names = {"gate_proj": "w1", "up_proj": "w3", "down_proj": "w2"}
-            for role, tensor in mlps[i].items():
-                state[f"{base}.feed_forward.{names[role]}.weight"] = tensor
-    state[f"{prefix}norm.weight"] = torch.ones(h)
-    state["lm_head.weight"] = torch.randn(50, h, generator=g)
-    return state, mlps
-
-
-def _assert_loaded(mlp: ml.FeedForward, expected: dict[str, torch.Tensor]) -> None:
-    for role, tensor in expected.items():
-        assert torch.equal(getattr(mlp, role).weight, tensor), role
-
-
 # --- FeedForward ---------------------------------------------------------------------------
+
 
 def test_feedforward_equals_gated_ffn_and_the_formula(generator: torch.Generator) -> None:
     ff = ml.FeedForward(ml.MiniMindConfig(hidden_size=H)).eval()
@@ -75,8 +38,9 @@ def test_activation_sits_on_the_gate_branch_only(generator: torch.Generator) -> 
     assert not torch.allclose(ff(x), wrong, atol=1e-4)
 
 
-@pytest.mark.parametrize(("name", "width"), [("MiniMind2-Small", 1408), ("MiniMind2-MoE", 1728),
-                                             ("MiniMind2", 2048)])
+@pytest.mark.parametrize(
+    ("name", "width"), [("MiniMind2-Small", 1408), ("MiniMind2-MoE", 1728), ("MiniMind2", 2048)]
+)
 def test_minimind2_widths_are_written_back_to_the_config(name: str, width: int) -> None:
     config = ml.minimind2_config(name)
     assert config.intermediate_size is None
@@ -104,11 +68,9 @@ def test_state_dict_keys_and_no_bias() -> None:
         assert isinstance(layer, nn.Linear) and layer.bias is None
 
 
-@pytest.mark.parametrize(("act", "kind"), [("silu", nn.SiLU), ("gelu", nn.GELU),
-                                           ("relu", nn.ReLU)])
+@pytest.mark.parametrize(("act", "kind"), [("silu", nn.SiLU), ("gelu", nn.GELU), ("relu", nn.ReLU)])
 def test_activation_is_looked_up_by_name(act: str, kind: type) -> None:
-    assert isinstance(ml.FeedForward(ml.MiniMindConfig(hidden_size=H, hidden_act=act)).act_fn,
-                      kind)
+    assert isinstance(ml.FeedForward(ml.MiniMindConfig(hidden_size=H, hidden_act=act)).act_fn, kind)
 
 
 def test_dropout_acts_after_down_proj(generator: torch.Generator) -> None:
@@ -136,99 +98,143 @@ def test_config_and_input_errors() -> None:
         ml.FeedForward(ml.MiniMindConfig(hidden_size=H))(torch.zeros(2, 16))
 
 
-# --- load_minimind_mlp ---------------------------------------------------------------------
-
-@pytest.mark.parametrize("prefix", ["model.", ""])
-@pytest.mark.parametrize("layer", [0, 1])
-def test_checkpoint_round_trip_through_a_pth_file(tmp_path: Path, prefix: str,
-                                                  layer: int) -> None:
-    state, mlps = _checkpoint(prefix=prefix)
-    path = tmp_path / "full_sft_32.pth"
-    torch.save(state, path)
-    mlp = ml.load_minimind_mlp(path, layer=layer)
-    assert isinstance(mlp, ml.FeedForward)
-    assert (mlp.hidden_size, mlp.intermediate_size) == (H, ml.intermediate_size(H))
-    _assert_loaded(mlp, mlps[layer])
-    x = torch.randn(5, H)
-    wg, wu, wd = (mlps[layer][r] for r in ("gate_proj", "up_proj", "down_proj"))
-    torch.testing.assert_close(mlp(x), (F.silu(x @ wg.T) * (x @ wu.T)) @ wd.T, atol=1e-4,
-                               rtol=1e-4)
+# --- versions ------------------------------------------------------------------------------
 
 
-def test_first_release_layout_maps_w1_gate_w3_up_w2_down(tmp_path: Path) -> None:
-    state, mlps = _checkpoint(prefix="", layout="feed_forward")
-    torch.save(state, tmp_path / "pretrain_32.pth")
-    mlp = ml.load_minimind_mlp(tmp_path / "pretrain_32.pth", layer=1)
-    _assert_loaded(mlp, mlps[1])
+def test_minimind2_is_the_default_with_its_eps_and_kv_heads() -> None:
+    config = ml.MiniMindConfig()
+    assert config.version == "minimind2"
+    assert (config.rms_norm_eps, config.num_key_value_heads) == (1e-5, 2)
+    assert (config.rope_theta, config.max_position_embeddings) == (1e6, 32768)
+    assert isinstance(ml.FeedForward(config).dropout, nn.Dropout)
 
 
-def test_state_dict_and_wrapped_checkpoints_load(tmp_path: Path) -> None:
-    state, mlps = _checkpoint()
-    _assert_loaded(ml.load_minimind_mlp(state, layer=0), mlps[0])
-    torch.save({"model": state, "step": 3}, tmp_path / "resume.pth")
-    _assert_loaded(ml.load_minimind_mlp(str(tmp_path / "resume.pth"), layer=1), mlps[1])
+@pytest.mark.parametrize(("hidden", "width"), [(512, 1664), (768, 2432), (48, 192)])
+def test_minimind3_uses_the_pi_rule_no_dropout_and_its_own_defaults(
+    hidden: int, width: int
+) -> None:
+    config = ml.MiniMindConfig(hidden_size=hidden, num_attention_heads=8 if hidden > 48 else 4,
+                               version="minimind3")  # fmt: skip
+    assert (config.rms_norm_eps, config.num_key_value_heads) == (1e-6, 4)
+    ff = ml.FeedForward(config)
+    assert ff.intermediate_size == width == math.ceil(hidden * math.pi / 64) * 64
+    assert config.intermediate_size == width  # written back here too
+    assert isinstance(ff.dropout, nn.Identity)
+    assert list(ff.state_dict()) == ["gate_proj.weight", "down_proj.weight", "up_proj.weight"]
 
 
-def test_half_precision_checkpoint_keeps_its_dtype(tmp_path: Path) -> None:
-    state, mlps = _checkpoint()
-    torch.save({k: v.half() for k, v in state.items()}, tmp_path / "full_sft_32.pth")
-    mlp = ml.load_minimind_mlp(tmp_path / "full_sft_32.pth", layer=0, hidden_act="gelu")
-    assert mlp.gate_proj.weight.dtype == torch.float16 and isinstance(mlp.act_fn, nn.GELU)
-    assert torch.equal(mlp.up_proj.weight, mlps[0]["up_proj"].half())
-    assert mlp.float()(torch.randn(2, H)).dtype == torch.float32
+def test_explicit_eps_and_kv_heads_override_the_version() -> None:
+    config = ml.MiniMindConfig(version="minimind3", rms_norm_eps=1e-5, num_key_value_heads=2)
+    assert (config.rms_norm_eps, config.num_key_value_heads) == (1e-5, 2)
 
 
-def test_missing_layer_names_the_keys_and_the_layers_present() -> None:
-    state, _ = _checkpoint()
-    with pytest.raises(KeyError) as info:
-        ml.load_minimind_mlp(state, layer=5)
-    message = info.value.args[0]
-    assert "no MLP weights for layer 5" in message
-    assert "model.layers.5.mlp.gate_proj.weight" in message
-    assert "layers.5.feed_forward.w1.weight" in message
-    assert "Layers present: [0, 1]" in message
-    assert "model.embed_tokens.weight" in message
-    assert f"(and {len(state) - 6} more)" in message
+def test_versions_record_the_commits_they_were_read_from() -> None:
+    assert set(ml.VERSIONS) == {"minimind2", "minimind3"}
+    for spec in ml.VERSIONS.values():
+        assert len(spec.commit) == 40 and int(spec.commit, 16) >= 0
+    assert ml.VERSIONS["minimind2"].width_rule == ml.MINIMIND2_RULE
+    assert ml.VERSIONS["minimind3"].width_rule == ml.MINIMIND3_RULE
 
 
-def test_missing_key_in_a_layer_raises_key_error() -> None:
-    state, _ = _checkpoint()
-    del state["model.layers.1.mlp.up_proj.weight"]
-    with pytest.raises(KeyError, match="no MLP weights for layer 1"):
-        ml.load_minimind_mlp(state, layer=1)
-    ml.load_minimind_mlp(state, layer=0)  # the other layer still loads
+# --- the write-back trap and derive() ------------------------------------------------------
 
 
-def test_moe_checkpoint_gets_a_hint() -> None:
-    state = {"model.layers.0.mlp.gate.weight": torch.zeros(4, H),
-             "model.layers.0.mlp.experts.0.gate_proj.weight": torch.zeros(96, H)}
-    with pytest.raises(KeyError, match=r"holds an MoE \(mlp.experts"):
-        ml.load_minimind_mlp(state, layer=0)
+def test_replace_after_a_build_keeps_the_old_width_and_derive_does_not() -> None:
+    config = ml.MiniMindConfig(hidden_size=512)
+    ml.FeedForward(config)
+    assert config.intermediate_size == 1408
+    stale = dataclasses.replace(config, hidden_size=768)
+    assert ml.FeedForward(stale).intermediate_size == 1408  # MiniMind's trap, kept on purpose
+    fresh = config.derive(hidden_size=768)
+    assert ml.FeedForward(fresh).intermediate_size == 2048 == ml.intermediate_size(768)
+    assert config.hidden_size == 512 and config.intermediate_size == 1408  # unchanged
 
 
-def test_empty_checkpoint_says_it_found_none() -> None:
-    with pytest.raises(KeyError, match="found keys such as: none"):
-        ml.load_minimind_mlp({}, layer=0)
+def test_derive_keeps_what_was_given_and_rederives_version_defaults() -> None:
+    explicit = ml.MiniMindConfig(hidden_size=64, intermediate_size=40, rms_norm_eps=1e-3)
+    copy = explicit.derive(hidden_size=128, version="minimind3")
+    assert (copy.intermediate_size, copy.rms_norm_eps) == (40, 1e-3)  # given: kept
+    assert copy.num_key_value_heads == 4  # defaulted: the new version's
+    assert ml.MiniMindConfig(hidden_size=64).derive(version="minimind3").rms_norm_eps == 1e-6
 
 
-@pytest.mark.parametrize(("role", "shape"), [("up_proj", (96, 16)), ("down_proj", (96, H))])
-def test_inconsistent_shapes_raise_value_error(role: str, shape: tuple[int, int]) -> None:
-    state, _ = _checkpoint()
-    state[f"model.layers.0.mlp.{role}.weight"] = torch.zeros(shape)
-    with pytest.raises(ValueError, match="layer 0: inconsistent MLP shapes"):
-        ml.load_minimind_mlp(state, layer=0)
+# --- validation ----------------------------------------------------------------------------
+
+BAD_FIELDS = [
+    ("hidden_size", 0, "hidden_size must be a positive integer, got 0"),
+    ("hidden_size", -8, "hidden_size must be a positive integer, got -8"),
+    ("hidden_size", 32.0, "hidden_size must be a positive integer, got 32.0"),
+    ("hidden_size", True, "hidden_size must be a positive integer, got True"),
+    ("intermediate_size", 0, "intermediate_size must be a positive integer, got 0"),
+    ("num_hidden_layers", "2", "num_hidden_layers must be a positive integer, got '2'"),
+    ("num_attention_heads", 0, "num_attention_heads must be a positive integer, got 0"),
+    ("num_key_value_heads", False, "num_key_value_heads must be a positive integer, got False"),
+    ("num_key_value_heads", 3, "num_attention_heads=8 must be a multiple of num_key_value_heads=3"),
+    ("num_attention_heads", 6, "hidden_size=32 must divide by num_attention_heads=6"),
+    ("vocab_size", 0, "vocab_size must be a positive integer, got 0"),
+    ("max_position_embeddings", -1, "max_position_embeddings must be a positive integer"),
+    ("head_dim", 0, "head_dim must be a positive integer, got 0"),
+    ("head_dim", 8, "head_dim=8, but minimind2 fixes it at hidden_size // num_attention_heads = 4"),
+    ("hidden_act", "swiglu", "unknown activation 'swiglu'; expected one of: relu"),
+    ("hidden_act", None, "unknown activation None"),
+    ("dropout", 1.0, r"dropout must be in \[0, 1\), got 1.0"),
+    ("dropout", -0.1, "dropout must be a finite number ≥ 0.0, got -0.1"),
+    ("dropout", "0.1", "dropout must be a finite number ≥ 0.0, got '0.1'"),
+    ("rms_norm_eps", -1e-5, "rms_norm_eps must be a finite number ≥ 0.0, got -1e-05"),
+    ("rms_norm_eps", float("nan"), "rms_norm_eps must be a finite number ≥ 0.0, got nan"),
+    ("rope_theta", 0, "rope_theta must be a finite number > 0.0, got 0"),
+    ("rope_theta", float("inf"), "rope_theta must be a finite number > 0.0, got inf"),
+    ("rope_theta", True, "rope_theta must be a finite number > 0.0, got True"),
+    ("version", "minimind4", "unknown MiniMind version 'minimind4'; expected one of: minimind2"),
+    ("use_attention", "yes", "use_attention must be True or False, got 'yes'"),
+    ("use_mlp", 0, "use_mlp must be True or False, got 0"),
+]
 
 
-def test_gate_that_is_not_a_matrix_raises_value_error() -> None:
-    state, _ = _checkpoint()
-    state["model.layers.0.mlp.gate_proj.weight"] = torch.zeros(96)
-    with pytest.raises(ValueError, match="layer 0: inconsistent MLP shapes"):
-        ml.load_minimind_mlp(state, layer=0)
+@pytest.mark.parametrize(("field", "value", "message"), BAD_FIELDS)
+def test_every_bad_field_is_refused_at_construction(
+    field: str, value: object, message: str
+) -> None:
+    kwargs = {"hidden_size": H, "num_attention_heads": 8, field: value}
+    with pytest.raises(ValueError, match=message):
+        ml.MiniMindConfig(**kwargs)
 
 
-def test_not_a_state_dict_raises_value_error(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="expected a state dict"):
-        ml.load_minimind_mlp([1, 2, 3])  # type: ignore[arg-type]
-    torch.save(torch.zeros(3), tmp_path / "tensor.pth")
-    with pytest.raises(ValueError, match="got Tensor"):
-        ml.load_minimind_mlp(tmp_path / "tensor.pth")
+BUILDERS = {
+    "FeedForward": ml.FeedForward,
+    "Block": ml.Block,
+    "CausalSelfAttention": ml.CausalSelfAttention.from_config,
+    "MoEFeedForward": ml.MoEFeedForward,
+    "MiniMindForCausalLM": ml.MiniMindForCausalLM,
+}
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
+@pytest.mark.parametrize(("field", "value", "message"), BAD_FIELDS)
+def test_a_field_broken_after_construction_stops_every_build(
+    builder: str, field: str, value: object, message: str
+) -> None:
+    config = ml.MiniMindConfig(hidden_size=H, num_attention_heads=8, vocab_size=16,
+                               max_position_embeddings=8)  # fmt: skip
+    setattr(config, field, value)
+    with torch.device("meta"), pytest.raises(ValueError, match=message):
+        BUILDERS[builder](config)
+
+
+def test_zero_width_is_never_built_from_a_mutated_config() -> None:
+    config = ml.MiniMindConfig(hidden_size=H)
+    config.hidden_size = 0  # before this was validated on every build, a zero-width FFN came out
+    with pytest.raises(ValueError, match="hidden_size must be a positive integer, got 0"):
+        ml.FeedForward(config)
+
+
+def test_minimind3_has_no_ffn_dropout_to_set() -> None:
+    with pytest.raises(ValueError, match="minimind3's FeedForward has no dropout"):
+        ml.MiniMindConfig(version="minimind3", dropout=0.1)
+
+
+def test_minimind3_may_set_head_dim_freely() -> None:
+    config = ml.MiniMindConfig(hidden_size=48, num_attention_heads=4, head_dim=16,
+                               version="minimind3")  # fmt: skip
+    assert config.attention_head_dim() == 16
+    assert ml.MiniMindConfig(hidden_size=48, num_attention_heads=4).attention_head_dim() == 12
