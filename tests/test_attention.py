@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
+from torch import Tensor
 
 import minimind_lab as ml
 
@@ -56,3 +59,169 @@ def test_attention_errors() -> None:
         attn(torch.zeros(3, 32))
     with pytest.raises(ValueError, match="hidden_size=16"):
         ml.RMSNorm(16)(torch.zeros(2, 8))
+
+
+# --- RMSNorm -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.bool])
+def test_rmsnorm_refuses_integer_input_instead_of_truncating(dtype: torch.dtype) -> None:
+    # Before: the float result was cast back to int64, so 3 / rms([3, 4]) ≈ 0.85 came out as 0.
+    with pytest.raises(ValueError, match=f"RMSNorm needs floating-point input, got dtype {dtype}"):
+        ml.RMSNorm(2)(torch.tensor([[3, 4]], dtype=dtype))
+
+
+def test_block_refuses_integer_input_too() -> None:
+    with pytest.raises(ValueError, match="floating-point input"):
+        ml.Block(small_config())(torch.ones(1, 3, 32, dtype=torch.long))
+
+
+@pytest.mark.parametrize("eps", [-1e-5, float("nan"), 1.0, True, "1e-5"])
+def test_rmsnorm_refuses_a_bad_eps(eps: object) -> None:
+    with pytest.raises(ValueError, match="eps must be a number in"):
+        ml.RMSNorm(4, eps=eps)  # type: ignore[arg-type]
+
+
+def test_both_weight_orders_agree_in_float32_and_follow_minimind_in_half(generator) -> None:
+    x = torch.randn(4, 16, generator=generator)
+    late, early = ml.RMSNorm(16), ml.RMSNorm(16, scale_in_float32=True)
+    gain = 1 + torch.randn(16, generator=generator)
+    with torch.no_grad():
+        for norm in (late, early):
+            norm.weight.copy_(gain)
+    torch.testing.assert_close(late(x), early(x), atol=0, rtol=0)
+    x16, late16, early16 = x.half(), late.half(), early.half()
+    normed = x16.float() * torch.rsqrt(x16.float().pow(2).mean(-1, keepdim=True) + 1e-5)
+    assert torch.equal(late16(x16), late16.weight * normed.half())  # MiniMind2
+    assert torch.equal(early16(x16), (early16.weight * normed).half())  # minimind-3
+
+
+# --- RoPE ----------------------------------------------------------------------------------
+
+
+def test_rope_tables_follow_the_rotate_half_layout() -> None:
+    cos, sin = ml.attention.rope_tables(head_dim=8, num_positions=5, theta=1e6)
+    assert cos.shape == sin.shape == (5, 8) and cos.dtype == torch.float32
+    freqs = 1e6 ** (-torch.arange(0, 8, 2).float() / 8)  # (4,)
+    angles = torch.arange(5).float()[:, None] * freqs  # (5, 4)
+    torch.testing.assert_close(cos, torch.cat([angles.cos(), angles.cos()], -1))
+    torch.testing.assert_close(sin, torch.cat([angles.sin(), angles.sin()], -1))
+    with pytest.raises(ValueError, match="head_dim must be even, got 7"):
+        ml.attention.rope_tables(7, 5)
+
+
+def test_rope_rotates_pairs_i_and_i_plus_half(generator) -> None:
+    cos, sin = ml.attention.rope_tables(head_dim=4, num_positions=3, theta=100.0)
+    x = torch.randn(1, 1, 3, 4, generator=generator, dtype=torch.float64)
+    y = ml.attention.apply_rope(x, cos.double(), sin.double())
+    for pos in range(3):
+        for i in range(2):  # the pair (i, i + 2) turns by angle pos · 100^(-2i/4)
+            a = pos * 100.0 ** (-2 * i / 4)
+            x1, x2 = x[0, 0, pos, i], x[0, 0, pos, i + 2]
+            torch.testing.assert_close(y[0, 0, pos, i], x1 * math.cos(a) - x2 * math.sin(a))
+            torch.testing.assert_close(y[0, 0, pos, i + 2], x2 * math.cos(a) + x1 * math.sin(a))
+
+
+def test_rope_scores_depend_only_on_the_offset(generator) -> None:
+    cos, sin = ml.attention.rope_tables(head_dim=8, num_positions=12)
+    q, k = torch.randn(2, 8, generator=generator), torch.randn(2, 8, generator=generator)
+
+    def score(i: int, j: int) -> Tensor:
+        qi = ml.attention.apply_rope(q[0].expand(1, 1, 12, 8), cos, sin)[0, 0, i]
+        kj = ml.attention.apply_rope(k[0].expand(1, 1, 12, 8), cos, sin)[0, 0, j]
+        return qi @ kj
+
+    torch.testing.assert_close(score(5, 2), score(9, 6), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(score(3, 3), score(11, 11), atol=1e-5, rtol=1e-5)
+
+
+def test_rope_keeps_the_input_dtype() -> None:
+    cos, sin = ml.attention.rope_tables(8, 4)  # float32 tables
+    x = torch.randn(1, 2, 4, 8, dtype=torch.bfloat16)
+    assert ml.attention.apply_rope(x, cos, sin).dtype == torch.bfloat16
+
+
+def test_attention_with_rope_sees_order_without_it_does_not(generator) -> None:
+    attn = ml.CausalSelfAttention(32, num_heads=4, num_kv_heads=2).double()
+    cos, sin = ml.attention.rope_tables(8, 6)
+    rope = (cos.double(), sin.double())
+    x = torch.randn(1, 6, 32, generator=generator, dtype=torch.float64)
+    swapped = x[:, [1, 0, 2, 3, 4, 5]]  # swap two earlier tokens; the last one is unchanged
+    torch.testing.assert_close(attn(x)[0, -1], attn(swapped)[0, -1])  # a bag of tokens
+    assert not torch.allclose(attn(x, rope)[0, -1], attn(swapped, rope)[0, -1])
+
+
+# --- q/k norm, switches and the block as a decoder layer ------------------------------------
+
+
+def test_minimind3_attention_norms_each_head_before_rope(generator) -> None:
+    config = ml.MiniMindConfig(hidden_size=48, num_attention_heads=4, num_key_value_heads=2,
+                               head_dim=16, version="minimind3")  # fmt: skip
+    attn = ml.CausalSelfAttention.from_config(config).double()
+    assert [k for k in attn.state_dict() if "norm" in k] == ["q_norm.weight", "k_norm.weight"]
+    assert attn.q_proj.weight.shape == (64, 48) and attn.o_proj.weight.shape == (48, 64)
+    assert attn.q_norm.eps == 1e-6 and attn.q_norm.weight.shape == (16,)
+    with torch.no_grad():
+        attn.q_norm.weight.mul_(3.0)
+    x = torch.randn(1, 5, 48, generator=generator, dtype=torch.float64)
+    q = attn.q_proj(x).view(1, 5, 4, 16)
+    normed = attn.q_norm(q)
+    rms = normed.pow(2).mean(-1).sqrt()  # (1, 5, 4): one per position and head
+    torch.testing.assert_close(rms, torch.full_like(rms, 3.0), atol=1e-4, rtol=0)
+    plain = ml.CausalSelfAttention(48, 4, 2, head_dim=16)
+    assert not hasattr(plain, "q_norm") and len(plain.state_dict()) == 4
+
+
+def test_lesson01_block_keeps_its_modules_and_keys() -> None:
+    block = ml.Block(
+        ml.MiniMindConfig(hidden_size=32, num_attention_heads=4, num_key_value_heads=4)
+    )
+    assert [name for name, _ in block.named_children()] == [
+        "input_layernorm", "self_attn", "post_attention_layernorm", "mlp",
+    ]  # fmt: skip
+    assert len(block.state_dict()) == 2 + 4 + 3
+
+
+@pytest.mark.parametrize(
+    ("use_attention", "use_mlp"), [(False, True), (True, False), (False, False)]
+)
+def test_block_switches_drop_a_sublayer_and_its_norm(use_attention: bool, use_mlp: bool,
+                                                      generator) -> None:  # fmt: skip
+    config = ml.MiniMindConfig(hidden_size=32, num_attention_heads=4, use_attention=use_attention,
+                               use_mlp=use_mlp)  # fmt: skip
+    block = ml.Block(config).double()
+    keys = set(block.state_dict())
+    assert any(k.startswith("self_attn.") for k in keys) == use_attention
+    assert ("input_layernorm.weight" in keys) == use_attention
+    assert any(k.startswith("mlp.") for k in keys) == use_mlp
+    assert ("post_attention_layernorm.weight" in keys) == use_mlp
+    x = torch.randn(2, 4, 32, generator=generator, dtype=torch.float64)
+    expected = x
+    if use_attention:
+        expected = expected + block.self_attn(block.input_layernorm(expected))
+    if use_mlp:
+        expected = expected + block.mlp(block.post_attention_layernorm(expected))
+    torch.testing.assert_close(block(x), expected)
+
+
+def test_a_forward_hook_can_zero_one_blocks_mlp(generator) -> None:
+    block = ml.Block(small_config()).double()
+    x = torch.randn(1, 4, 32, generator=generator, dtype=torch.float64)
+    handle = block.mlp.register_forward_hook(lambda module, args, out: torch.zeros_like(out))
+    torch.testing.assert_close(block(x), x + block.self_attn(block.input_layernorm(x)))
+    handle.remove()
+    assert not torch.allclose(block(x), x + block.self_attn(block.input_layernorm(x)))
+
+
+# --- non-finite input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_one_non_finite_value_reaches_every_position_as_documented(bad: float, generator) -> None:
+    attn = ml.CausalSelfAttention(32, num_heads=4, num_kv_heads=2)
+    x = torch.randn(1, 6, 32, generator=generator)
+    x[0, 4, 0] = bad  # position 4 only
+    y = attn(x)
+    assert torch.isnan(y).any(-1).all()  # positions 0..3 too: causality is for finite input
+    norm_out = ml.RMSNorm(32)(x)
+    assert torch.isfinite(norm_out[0, [0, 1, 2, 3, 5]]).all()  # the norm stays per position
