@@ -225,7 +225,7 @@ def load_minimind_model(
     with torch.device("meta"):
         model = MiniMindForCausalLM(config)
     model = model.to_empty(device="cpu")
-    model.tie_weights()  # to_empty gave lm_head its own tensor
+    model.tie_weights()  # to_empty gave the embedding and lm_head a tensor each
     model = model.to(dtype if dtype is not None else _tensor(state, _EMBED).dtype)
     model.model.init_rope()  # float32 tables, recomputed after to_empty
     model.load_state_dict(_checked_weights(state, model), strict=True)  # copies

@@ -59,6 +59,7 @@ class MiniMindModel(nn.Module):
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
         self.config = config.validate()
+        self.max_positions = config.max_position_embeddings
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
         self.layers = nn.ModuleList(Block(config) for _ in range(config.num_hidden_layers))
         eps, scale32 = config.rms_norm_eps, config.spec.norm_scale_in_float32
@@ -79,8 +80,7 @@ class MiniMindModel(nn.Module):
 
     def forward(self, input_ids: Tensor) -> Tensor:
         """``input_ids``: ``(B, T)`` integer ids → hidden states ``(B, T, hidden_size)``."""
-        cfg = self.config
-        check_token_ids(input_ids, cfg.vocab_size, cfg.max_position_embeddings)
+        check_token_ids(input_ids, self.embed_tokens.num_embeddings, self.max_positions)
         t = input_ids.shape[1]
         rope = (self.freqs_cos[:t], self.freqs_sin[:t])  # each (T, head_dim)
         h = self.embed_tokens(input_ids)  # (B, T, hidden_size)
@@ -92,8 +92,8 @@ class MiniMindModel(nn.Module):
 class MiniMindForCausalLM(nn.Module):
     """MiniMind as a causal language model: ids ``(B, T)`` → next-token logits ``(B, T, vocab)``.
 
-    ``model`` is the ``MiniMindModel``; ``lm_head`` shares its weight with
-    ``model.embed_tokens`` (one tensor, both keys in the state dict, as in MiniMind). Logits
+    ``model`` is the ``MiniMindModel``; ``lm_head`` and ``model.embed_tokens`` share one weight
+    (both keys in the state dict, as in MiniMind). Logits
     have the weights' dtype and device. To zero or replace one layer's MLP output, register a
     forward hook on ``model.layers[i].mlp`` that returns the new output.
     """
@@ -106,8 +106,12 @@ class MiniMindForCausalLM(nn.Module):
         self.tie_weights()
 
     def tie_weights(self) -> None:
-        """Make ``lm_head`` use the embedding's weight (again, e.g. after ``to_empty``)."""
-        self.lm_head.weight = self.model.embed_tokens.weight
+        """Make the embedding use ``lm_head``'s weight (again, e.g. after ``to_empty``).
+
+        This direction is MiniMind2's: the shared tensor starts with ``nn.Linear``'s
+        initialisation (uniform in ``±1/√hidden_size``), not the embedding's ``N(0, 1)``.
+        """
+        self.model.embed_tokens.weight = self.lm_head.weight
 
     def forward(self, input_ids: Tensor) -> Tensor:
         """``input_ids``: ``(B, T)`` integer ids → logits ``(B, T, vocab_size)``."""

@@ -55,6 +55,12 @@ def test_lm_head_is_tied_to_the_embedding() -> None:
     assert torch.equal(model.lm_head.weight[3], torch.ones(H))
 
 
+def test_the_shared_weight_starts_as_minimind2s_does() -> None:
+    # MiniMind2 ties embed_tokens to lm_head, so the tensor starts as nn.Linear's uniform init.
+    weight = _model().lm_head.weight
+    assert weight.abs().max() <= H**-0.5 and weight.std() > 0.5 * H**-0.5 / 3**0.5
+
+
 def test_forward_reads_top_to_bottom(generator: torch.Generator) -> None:
     model = _model().double()
     ids = torch.randint(0, V, (2, 7), generator=generator)
