@@ -4,6 +4,9 @@
     python3 run.py lab     open the lessons in JupyterLab (localhost, token auth)
     python3 run.py test    run every test: package, notebooks (strict nbval), browser, figures
 
+For contributors: ``python3 run.py refresh [NOTEBOOK ...]`` re-runs lessons in place (default:
+all) so their stored outputs match what the tests will compute.
+
 Each creates or reuses ``.venv`` beside this file and installs ``requirements.txt`` under
 ``constraints.txt`` (the versions CI tested) plus this package in editable mode. The install is
 skipped when nothing it depends on changed, so a second run starts at once. Extra arguments after
@@ -14,6 +17,7 @@ Standard library only: this file runs before anything is installed.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -70,7 +74,8 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
     often run as root, so that one switch is added there, and auth stays on either way.
     """
     args = [
-        "-m", "jupyterlab",
+        "-m",
+        "jupyterlab",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.root_dir={root_dir or ROOT / 'notebooks'}",
     ]
@@ -81,16 +86,64 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
     return args
 
 
+def reproducible_environment(python: Path) -> dict[str, str]:
+    """``os.environ`` with ``minimind_lab.runtime.REPRODUCIBLE_CPU_ENV`` on top.
+
+    Tests and ``refresh`` run under it, so stored outputs match on every machine.
+    """
+    code = (
+        "import json; from minimind_lab.runtime import REPRODUCIBLE_CPU_ENV as e; "
+        "print(json.dumps(e))"
+    )
+    settings = subprocess.run(
+        [str(python), "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    return {**os.environ, **json.loads(settings)}
+
+
+def refresh_arguments(notebooks: list[str]) -> list[str]:
+    """``jupyter nbconvert`` arguments that re-run ``notebooks`` in place, without timestamps."""
+    paths = notebooks or sorted(str(p) for p in (ROOT / "notebooks").glob("*.ipynb"))
+    return [
+        "-m",
+        "jupyter",
+        "nbconvert",
+        "--to",
+        "notebook",
+        "--execute",
+        "--inplace",
+        "--ExecutePreprocessor.record_timing=False",
+        "--ExecutePreprocessor.timeout=600",
+        *paths,
+    ]
+
+
+def strip_execution_times(notebook: Path) -> None:
+    """Drop the per-cell execution timestamps an earlier run stored: they only make diffs noisy."""
+    data = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in data.get("cells", []):
+        cell.get("metadata", {}).pop("execution", None)
+    text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False)
+    notebook.write_text(text + "\n", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
-    """Dispatch ``lab`` or ``test``; return the process exit status."""
-    if not argv or argv[0] not in {"lab", "test"}:
+    """Dispatch ``lab``, ``test`` or ``refresh``; return the process exit status."""
+    if not argv or argv[0] not in {"lab", "test", "refresh"}:
         print(__doc__)
         return 2
     python = ensure_environment()
     command, extra = argv[0], argv[1:]
     if command == "lab":
         return subprocess.call([str(python), *lab_arguments(), *extra], cwd=ROOT)
-    return subprocess.call([str(python), "-m", "pytest", *extra], cwd=ROOT)
+    env = reproducible_environment(python)
+    if command == "refresh":
+        arguments = refresh_arguments(extra)
+        status = subprocess.call([str(python), *arguments], cwd=ROOT, env=env)
+        for path in arguments[arguments.index("--ExecutePreprocessor.timeout=600") + 1 :]:
+            strip_execution_times(ROOT / path)
+        return status
+    return subprocess.call([str(python), "-m", "pytest", *extra], cwd=ROOT, env=env)
 
 
 if __name__ == "__main__":

@@ -29,24 +29,55 @@ FFN_DIFF_LIMIT = {"float32": 1e-3, "bfloat16": 1e-1}
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line's options."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true",
-                        help="few repeats, tiny sizes, one lesson and one widget (CI smoke run)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="where to write the Markdown report (default benchmarks/RESULTS.md)")
-    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS),
-                        help="run only these sections")
-    parser.add_argument("--threads", type=int, default=machine.usable_cores(),
-                        help="torch threads for the FFN section (default: usable cores)")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="cold runs per lesson and figure regenerations (default 3; quick 1)")
-    parser.add_argument("--sets", type=int, default=None,
-                        help="values set per control, at least (default 20; quick 3)")
-    parser.add_argument("--no-profile", action="store_true",
-                        help="do not cProfile what misses its budget (quick mode never does)")
-    parser.add_argument("--json", type=Path, default=None,
-                        help="also write the raw numbers as JSON here")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="few repeats, tiny sizes, one lesson and one widget (CI smoke run)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help="where to write the Markdown report (default benchmarks/RESULTS.md)",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=SECTIONS,
+        default=list(SECTIONS),
+        help="run only these sections",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=machine.usable_cores(),
+        help="torch threads for the FFN section (default: usable cores)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="cold runs per lesson and figure regenerations (default 3; quick 1)",
+    )
+    parser.add_argument(
+        "--sets",
+        type=int,
+        default=None,
+        help="values set per control, at least (default 20; quick 3)",
+    )
+    parser.add_argument(
+        "--no-profile",
+        action="store_true",
+        help="do not cProfile what misses its budget (quick mode never does)",
+    )
+    parser.add_argument(
+        "--json", type=Path, default=None, help="also write the raw numbers as JSON here"
+    )
     return parser.parse_args(argv)
 
 
@@ -69,8 +100,8 @@ def main(argv: list[str]) -> int:
             "Lesson runs each / figure runs": str(repeats),
             "Values per control (at least)": str(sets),
             "FFN sizes": f"hidden {hiddens}, {tokens} tokens, {rounds} interleaved rounds "
-                         f"(samples ≥ {min_sample * 1e3:.0f} ms), at {args.threads} and 1 "
-                         "thread(s)",
+            f"(samples ≥ {min_sample * 1e3:.0f} ms), at {args.threads} and 1 "
+            "thread(s)",
             "Profile budget misses": "yes (cProfile)" if profile else "no",
         },
     )
@@ -101,25 +132,33 @@ def main(argv: list[str]) -> int:
         widgets = registered_widgets()
         if quick:
             widgets = widgets[:1]
-            report.widgets_note = (f"Quick mode: the first widget only, {sets} values per "
-                                   "control.")
+            report.widgets_note = f"Quick mode: the first widget only, {sets} values per control."
         if not widgets:
             report.widgets_note = "No widgets registered in WIDGET_REGISTRY yet."
         log(f"[benchmarks] sliders: {len(widgets)} widgets, ≥ {sets} values per control")
         report.widgets = bench_widgets(widgets, sets, profile_misses=profile, log=log)
-        raw["sliders"] = {w.name: {c.control: c.overall.as_dict() if c.overall else None
-                                   for c in w.controls} for w in report.widgets}
+        raw["sliders"] = {
+            w.name: {c.control: c.overall.as_dict() if c.overall else None for c in w.controls}
+            for w in report.widgets
+        }
     if "ffn" in sections:
         report.loads["before FFN"] = machine.load_average()
         log(f"[benchmarks] ffn: hidden {hiddens}, {tokens} tokens, {args.threads} threads")
         report.ffn = bench_ffn(hiddens, tokens, rounds, min_sample, args.threads, log=log)
         for case in report.ffn:
             if not case.error and case.max_abs_diff > FFN_DIFF_LIMIT.get(case.dtype, 1e-3):
-                case.error = (f"variants disagree: max |diff| {case.max_abs_diff:.2e} "
-                              f"for h={case.hidden}")
-        raw["ffn"] = [{"hidden": c.hidden, "mode": c.mode, "device": c.device,
-                       "variants": {v.name: v.time.as_dict() for v in c.variants}}
-                      for c in report.ffn]
+                case.error = (
+                    f"variants disagree: max |diff| {case.max_abs_diff:.2e} for h={case.hidden}"
+                )
+        raw["ffn"] = [
+            {
+                "hidden": c.hidden,
+                "mode": c.mode,
+                "device": c.device,
+                "variants": {v.name: v.time.as_dict() for v in c.variants},
+            }
+            for c in report.ffn
+        ]
     if "figures" in sections:
         report.loads["before figures"] = machine.load_average()
         if quick:

@@ -142,8 +142,15 @@ def _variants_backward(x, wg, wu, wd, ffn) -> dict[str, Callable[[], object]]:
     return {"floor": floor, "FeedForward": module, "reference": reference, "fused gate+up": fused}
 
 
-def bench_case(hidden: int, tokens: int, mode: str, rounds: int, min_sample_s: float,
-               device: str = "cpu", dtype_name: str = "float32") -> FFNCase:
+def bench_case(
+    hidden: int,
+    tokens: int,
+    mode: str,
+    rounds: int,
+    min_sample_s: float,
+    device: str = "cpu",
+    dtype_name: str = "float32",
+) -> FFNCase:
     """Time the four variants for one size and mode (``"forward"`` or ``"forward+backward"``)."""
     import torch
     import torch.nn.functional as F
@@ -161,14 +168,16 @@ def bench_case(hidden: int, tokens: int, mode: str, rounds: int, min_sample_s: f
     m = config.intermediate_size
     case = FFNCase(hidden, m, tokens, mode, dtype_name, device, torch.get_num_threads())
     x = torch.randn(tokens, hidden, generator=gen).to(device=device, dtype=dtype)
-    wg, wu, wd = (p.detach() for p in (ffn.gate_proj.weight, ffn.up_proj.weight,
-                                        ffn.down_proj.weight))
+    wg, wu, wd = (
+        p.detach() for p in (ffn.gate_proj.weight, ffn.up_proj.weight, ffn.down_proj.weight)
+    )
     with torch.no_grad():  # the three real variants must agree before they are timed
         expected = F.linear(F.silu(F.linear(x, wg)) * F.linear(x, wu), wd)
         gate, up = F.linear(x, torch.cat([wg, wu])).chunk(2, dim=-1)
         fused_out = F.linear(F.silu(gate) * up, wd)
-        case.max_abs_diff = max((ffn(x) - expected).abs().max().item(),
-                                (fused_out - expected).abs().max().item())
+        case.max_abs_diff = max(
+            (ffn(x) - expected).abs().max().item(), (fused_out - expected).abs().max().item()
+        )
     if mode == "forward":
         ffn.eval()
         variants = _variants_forward(x, wg, wu, wd, ffn)
@@ -193,7 +202,7 @@ def bench_case(hidden: int, tokens: int, mode: str, rounds: int, min_sample_s: f
             # Calls per sample so one sample lasts >= min_sample_s (1 at MiniMind sizes on CPU).
             repeat[name] = max(1, math.ceil(min_sample_s / (time.perf_counter() - start)))
         for r in range(rounds):
-            order = names[r % len(names):] + names[:r % len(names)]
+            order = names[r % len(names) :] + names[: r % len(names)]
             this_round, this_cpu = {}, {}
             for name in order:
                 fn, count = variants[name], repeat[name]
@@ -212,13 +221,17 @@ def bench_case(hidden: int, tokens: int, mode: str, rounds: int, min_sample_s: f
     for name in variants:
         ratio = summarize(ratios[name]) if name != "floor" else None
         cpu_ratio = summarize(cpu_ratios[name]) if name != "floor" else None
-        case.variants.append(VariantResult(name, summarize(samples[name]), ratio,
-                                           min(samples[name]) / best_floor, cpu_ratio))
+        case.variants.append(
+            VariantResult(
+                name, summarize(samples[name]), ratio, min(samples[name]) / best_floor, cpu_ratio
+            )
+        )
     return case
 
 
-def bench_ffn(hiddens: list[int], tokens: int, rounds: int, min_sample_s: float, threads: int,
-              log=print) -> list[FFNCase]:
+def bench_ffn(
+    hiddens: list[int], tokens: int, rounds: int, min_sample_s: float, threads: int, log=print
+) -> list[FFNCase]:
     """All cases: each hidden size, forward and forward+backward; CUDA bf16 too when present."""
     import torch
 
@@ -235,15 +248,26 @@ def bench_ffn(hiddens: list[int], tokens: int, rounds: int, min_sample_s: float,
                 try:
                     case = bench_case(hidden, tokens, mode, rounds, min_sample_s, device, dtype)
                 except Exception as exc:  # noqa: BLE001 - reported in the table
-                    case = FFNCase(hidden, 0, tokens, mode, dtype, device, n_threads,
-                                   error=f"{type(exc).__name__}: {exc}"[:200])
+                    case = FFNCase(
+                        hidden,
+                        0,
+                        tokens,
+                        mode,
+                        dtype,
+                        device,
+                        n_threads,
+                        error=f"{type(exc).__name__}: {exc}"[:200],
+                    )
                 cases.append(case)
                 if case.error:
                     log(f"  ffn h={hidden} {mode} {device}: ERROR {case.error}")
                     continue
-                ratios = ", ".join(f"{v.name} {v.ratio.median:.3f}" for v in case.variants
-                                   if v.ratio)
-                log(f"  ffn h={hidden} {mode} {device}/{dtype}/{n_threads}t: floor "
-                    f"{case.variants[0].time.median * 1e3:.1f} ms; ×floor: {ratios}")
+                ratios = ", ".join(
+                    f"{v.name} {v.ratio.median:.3f}" for v in case.variants if v.ratio
+                )
+                log(
+                    f"  ffn h={hidden} {mode} {device}/{dtype}/{n_threads}t: floor "
+                    f"{case.variants[0].time.median * 1e3:.1f} ms; ×floor: {ratios}"
+                )
     torch.set_num_threads(threads)
     return cases

@@ -40,8 +40,13 @@ def bench_figures(repeats: int, timeout: float = 600, log=print) -> FiguresResul
     for i in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "minimind_lab.figures", "--out", tmp],
-                                  cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(
+                [sys.executable, "-m", "minimind_lab.figures", "--out", tmp],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
             wall = time.perf_counter() - start
             if proc.returncode != 0:
                 tail = (proc.stderr or proc.stdout).strip().splitlines()

@@ -100,8 +100,13 @@ def run_once(path: Path, timeout: int = 600) -> tuple[float, float, list[CellTim
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=True,
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     start = time.perf_counter()
     with client.setup_kernel():
         kernel_ready = time.perf_counter()
@@ -146,7 +151,9 @@ def bench_lessons(paths: list[Path], repeats: int, log=print) -> list[LessonResu
             for run in cells[name]:
                 for ct in run:
                     per_cell.setdefault(ct.index, []).append(ct)
-            medians = [CellTime(i, cts[0].first_line, summarize([c.seconds for c in cts]).median)
-                       for i, cts in per_cell.items()]
+            medians = [
+                CellTime(i, cts[0].first_line, summarize([c.seconds for c in cts]).median)
+                for i, cts in per_cell.items()
+            ]
             result.slowest_cells = sorted(medians, key=lambda c: -c.seconds)[:3]
     return list(results.values())

@@ -40,10 +40,16 @@ def load_average() -> str:
 
 def _git_revision() -> str:
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                             capture_output=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, text=True,
-                               capture_output=True, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=ROOT, text=True, capture_output=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return rev + (" + uncommitted changes" if dirty else "")
@@ -68,7 +74,7 @@ def describe(threads: int) -> dict[str, str]:
         "OS": f"{platform.system()} {platform.release()}",
         "Python": platform.python_version(),
         "torch": f"{torch.__version__} (BLAS: {blas}; "
-                 f"CPU capability: {torch.backends.cpu.get_cpu_capability()})",
+        f"CPU capability: {torch.backends.cpu.get_cpu_capability()})",
         "torch threads (FFN section)": str(threads),
         "Device": accel,
         "Load average at start (1/5/15 min)": load_average(),

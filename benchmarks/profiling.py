@@ -36,8 +36,11 @@ def profile_notebook(path: str, top: int = 15) -> str:
                 if cell.cell_type != "code":
                     continue
                 # ``%matplotlib inline`` needs a kernel's GUI hooks; the Agg backend stands in.
-                source = "\n".join(line for line in cell.source.splitlines()
-                                    if not line.lstrip().startswith("%matplotlib"))
+                source = "\n".join(
+                    line
+                    for line in cell.source.splitlines()
+                    if not line.lstrip().startswith("%matplotlib")
+                )
                 profiler.enable()
                 outcome = shell.run_cell(source, silent=True)
                 profiler.disable()

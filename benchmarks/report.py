@@ -47,8 +47,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _details(summary: str, body: str) -> list[str]:
-    return ["", f"<details><summary>{summary}</summary>", "", "```text", body.rstrip(), "```",
-            "", "</details>"]
+    return [
+        "",
+        f"<details><summary>{summary}</summary>",
+        "",
+        "```text",
+        body.rstrip(),
+        "```",
+        "",
+        "</details>",
+    ]
 
 
 def _lessons(report: Report) -> list[str]:
@@ -57,11 +65,14 @@ def _lessons(report: Report) -> list[str]:
         out += [report.lessons_note, ""]
     if not report.lessons:
         return out + ["No lessons were run.", ""]
-    out += [f"Each notebook executed top to bottom in a **new kernel** by nbclient (wall time from "
-            f"kernel start to the last reply). Budget on a 2-core CPU: each ≤ "
-            f"{LESSON_BUDGET_S:.0f} s (median), all ≤ {ALL_LESSONS_BUDGET_S:.0f} s. `Kernel CPU` "
-            "= the kernel process's CPU time (median): wall ≫ CPU means the run waited for a "
-            "core (a busy machine), not that the lesson computes that long.", ""]
+    out += [
+        f"Each notebook executed top to bottom in a **new kernel** by nbclient (wall time from "
+        f"kernel start to the last reply). Budget on a 2-core CPU: each ≤ "
+        f"{LESSON_BUDGET_S:.0f} s (median), all ≤ {ALL_LESSONS_BUDGET_S:.0f} s. `Kernel CPU` "
+        "= the kernel process's CPU time (median): wall ≫ CPU means the run waited for a "
+        "core (a busy machine), not that the lesson computes that long.",
+        "",
+    ]
     rows, total = [], 0.0
     for r in report.lessons:
         if r.wall is None:
@@ -72,31 +83,64 @@ def _lessons(report: Report) -> list[str]:
         slow = r.slowest_cells[0] if r.slowest_cells else None
         slow_text = f"cell {slow.index} `{slow.first_line}` {slow.seconds:.2f} s" if slow else ""
         cpu_text = f"{r.cpu.median:.2f} s" if r.cpu else "n/a"
-        rows.append([r.name, f"{r.wall.median:.2f} s",
-                     f"{r.wall.minimum:.2f}–{r.wall.maximum:.2f} s", cpu_text,
-                     f"{r.kernel_start.median:.2f} s", str(r.wall.n), _mark(r.within_budget),
-                     slow_text.replace("|", "\\|")])
+        rows.append(
+            [
+                r.name,
+                f"{r.wall.median:.2f} s",
+                f"{r.wall.minimum:.2f}–{r.wall.maximum:.2f} s",
+                cpu_text,
+                f"{r.kernel_start.median:.2f} s",
+                str(r.wall.n),
+                _mark(r.within_budget),
+                slow_text.replace("|", "\\|"),
+            ]
+        )
         if not r.within_budget:
-            report.misses.append(f"lesson {r.name}: median {r.wall.median:.2f} s > "
-                                 f"{LESSON_BUDGET_S:.0f} s (kernel CPU {cpu_text})")
+            report.misses.append(
+                f"lesson {r.name}: median {r.wall.median:.2f} s > "
+                f"{LESSON_BUDGET_S:.0f} s (kernel CPU {cpu_text})"
+            )
     ran = [r for r in report.lessons if r.wall is not None]
     all_ok = all(r.wall is not None for r in report.lessons) and total <= ALL_LESSONS_BUDGET_S
     cpu_total = sum(r.cpu.median for r in ran if r.cpu)
-    rows.append([f"**all {len(ran)}** (sum of medians)", f"**{total:.2f} s**", "",
-                 f"{cpu_total:.2f} s", "", "", _mark(all_ok), ""])
+    rows.append(
+        [
+            f"**all {len(ran)}** (sum of medians)",
+            f"**{total:.2f} s**",
+            "",
+            f"{cpu_total:.2f} s",
+            "",
+            "",
+            _mark(all_ok),
+            "",
+        ]
+    )
     if ran:
         n_ok = sum(bool(r.within_budget) for r in ran)
         report.verdicts.append(
             f"Lessons: {n_ok}/{len(report.lessons)} within {LESSON_BUDGET_S:.0f} s each; all "
-            f"{total:.1f} s vs {ALL_LESSONS_BUDGET_S:.0f} s ({'pass' if all_ok else 'MISS'}).")
+            f"{total:.1f} s vs {ALL_LESSONS_BUDGET_S:.0f} s ({'pass' if all_ok else 'MISS'})."
+        )
     if ran and total > ALL_LESSONS_BUDGET_S:
         report.misses.append(f"all lessons: {total:.2f} s > {ALL_LESSONS_BUDGET_S:.0f} s")
-    out += _table(["Lesson", "Median wall", "Min–max", "Kernel CPU", "Kernel start", "Runs",
-                   f"≤ {LESSON_BUDGET_S:.0f} s", "Slowest cell (median)"], rows)
+    out += _table(
+        [
+            "Lesson",
+            "Median wall",
+            "Min–max",
+            "Kernel CPU",
+            "Kernel start",
+            "Runs",
+            f"≤ {LESSON_BUDGET_S:.0f} s",
+            "Slowest cell (median)",
+        ],
+        rows,
+    )
     for r in report.lessons:
         if r.slowest_cells and not r.within_budget:
-            cells = "\n".join(f"cell {c.index}: {c.seconds:.2f} s  {c.first_line}"
-                              for c in r.slowest_cells)
+            cells = "\n".join(
+                f"cell {c.index}: {c.seconds:.2f} s  {c.first_line}" for c in r.slowest_cells
+            )
             out += _details(f"{r.name}: slowest cells", cells)
         if r.profile:
             out += _details(f"{r.name}: cProfile (in-process run of all cells)", r.profile)
@@ -134,20 +178,34 @@ def _sliders(report: Report) -> list[str]:
         builds.append([w.name, w.lesson, f"{w.build_s * 1e3:.0f} ms"])
         for c in w.controls:
             if c.overall is None:
-                rows.append([w.name, c.control, c.kind, "", "", "", "", "", "", "", "", "",
-                             c.note])
+                rows.append([w.name, c.control, c.kind, "", "", "", "", "", "", "", "", "", c.note])
                 continue
             ft = c.first_touch
-            ft_text = (f"{fmt_ms(ft.median)} / {fmt_ms(ft.p95)} / {fmt_ms(ft.maximum)} (n={ft.n})"
-                       if ft else "–")
+            ft_text = (
+                f"{fmt_ms(ft.median)} / {fmt_ms(ft.p95)} / {fmt_ms(ft.maximum)} (n={ft.n})"
+                if ft
+                else "–"
+            )
             wm = c.warm
             warm_text = f"{fmt_ms(wm.median)} / {fmt_ms(wm.p95)} (n={wm.n})" if wm else "–"
             kind = f"re-fit ({c.refit_reason})" if c.refit else "redraw"
-            rows.append([w.name, c.control, c.kind, kind, ft_text, warm_text,
-                         f"{fmt_ms(c.overall.median)} / {fmt_ms(c.overall.p95)}",
-                         f"{fmt_ms(c.cpu.median)} / {fmt_ms(c.cpu.p95)}", fmt_ms(c.gc_max_s),
-                         f"{c.budget_s * 1e3:.0f}", _mark(c.within_budget),
-                         _mark(c.first_touch_within_budget), c.note])
+            rows.append(
+                [
+                    w.name,
+                    c.control,
+                    c.kind,
+                    kind,
+                    ft_text,
+                    warm_text,
+                    f"{fmt_ms(c.overall.median)} / {fmt_ms(c.overall.p95)}",
+                    f"{fmt_ms(c.cpu.median)} / {fmt_ms(c.cpu.p95)}",
+                    fmt_ms(c.gc_max_s),
+                    f"{c.budget_s * 1e3:.0f}",
+                    _mark(c.within_budget),
+                    _mark(c.first_touch_within_budget),
+                    c.note,
+                ]
+            )
             if c.within_budget is False or c.first_touch_within_budget is False:
                 which = "all sets" if c.within_budget is False else "first touch only"
                 p95 = c.overall.p95 if c.within_budget is False else c.first_touch.p95
@@ -155,25 +213,45 @@ def _sliders(report: Report) -> list[str]:
                 report.misses.append(
                     f"slider {w.name}.{c.control} ({which}): p95 {p95 * 1e3:.0f} ms > "
                     f"{c.budget_s * 1e3:.0f} ms; CPU p95 {c.cpu.p95 * 1e3:.0f} ms "
-                    + ("(within budget: the miss is waiting for a core)" if cpu_ok
-                       else "(over budget: the work itself is too slow)"))
+                    + (
+                        "(within budget: the miss is waiting for a core)"
+                        if cpu_ok
+                        else "(over budget: the work itself is too slow)"
+                    )
+                )
     measured = [c for w in report.widgets for c in w.controls if c.overall is not None]
     if measured:
         report.verdicts.append(
             f"Sliders: {sum(bool(c.within_budget) for c in measured)}/{len(measured)} controls "
             f"within budget (p95, all sets); "
             f"{sum(c.first_touch_within_budget is not False for c in measured)}/{len(measured)} "
-            "on first touch.")
+            "on first touch."
+        )
     out += _table(["Widget", "Lesson", "Build + first draw"], builds) + [""]
-    out += _table(["Widget", "Control", "Type", "Kind", "First touch p50 / p95 / max",
-                   "Warm p50 / p95", "All p50 / p95", "CPU p50 / p95", "Max GC", "Budget",
-                   "All p95",
-                   "First-touch p95", "Note"], rows)
+    out += _table(
+        [
+            "Widget",
+            "Control",
+            "Type",
+            "Kind",
+            "First touch p50 / p95 / max",
+            "Warm p50 / p95",
+            "All p50 / p95",
+            "CPU p50 / p95",
+            "Max GC",
+            "Budget",
+            "All p95",
+            "First-touch p95",
+            "Note",
+        ],
+        rows,
+    )
     for w in report.widgets:
         for c in w.controls:
             if c.profile:
-                out += _details(f"{w.name}.{c.control}: cProfile (build + first-touch pass)",
-                                c.profile)
+                out += _details(
+                    f"{w.name}.{c.control}: cProfile (build + first-touch pass)", c.profile
+                )
     return out + [""]
 
 
@@ -200,18 +278,40 @@ def _ffn(report: Report) -> list[str]:
     for c in report.ffn:
         where = f"{c.device}/{c.dtype}"
         if c.error:
-            rows.append([where, str(c.threads), str(c.hidden), "", c.mode, "ERROR",
-                         c.error.replace("|", "\\|"), "", "", "", "", "", ""])
+            rows.append(
+                [
+                    where,
+                    str(c.threads),
+                    str(c.hidden),
+                    "",
+                    c.mode,
+                    "ERROR",
+                    c.error.replace("|", "\\|"),
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                ]
+            )
             report.errors.append(f"ffn h={c.hidden} {c.mode}: {c.error}")
             continue
         for v in c.variants:
-            ratio = (f"{v.ratio.median:.3f} ({v.ratio.minimum:.3f}–{v.ratio.maximum:.3f})"
-                     if v.ratio else "1")
+            ratio = (
+                f"{v.ratio.median:.3f} ({v.ratio.minimum:.3f}–{v.ratio.maximum:.3f})"
+                if v.ratio
+                else "1"
+            )
             use_cpu = c.threads == 1 and c.device == "cpu"
             cpu = "–"
             if use_cpu:
-                cpu = (f"{v.cpu_ratio.median:.3f} ({v.cpu_ratio.minimum:.3f}–"
-                       f"{v.cpu_ratio.maximum:.3f})" if v.cpu_ratio else "1")
+                cpu = (
+                    f"{v.cpu_ratio.median:.3f} ({v.cpu_ratio.minimum:.3f}–"
+                    f"{v.cpu_ratio.maximum:.3f})"
+                    if v.cpu_ratio
+                    else "1"
+                )
             goal = ""
             if c.mode == "forward" and v.name == "FeedForward":
                 judged = v.cpu_ratio if use_cpu else v.ratio
@@ -221,20 +321,52 @@ def _ffn(report: Report) -> list[str]:
                     report.misses.append(
                         f"FeedForward forward h={c.hidden} {where} {c.threads} thread(s): "
                         f"{judged.median:.3f}× floor ({'CPU time' if use_cpu else 'wall'}) > "
-                        f"{FORWARD_GOAL:.2f}×")
-            rows.append([where, str(c.threads), str(c.hidden), str(c.intermediate), c.mode,
-                         v.name, fmt_seconds(v.time.median), fmt_seconds(v.time.iqr),
-                         fmt_seconds(v.time.minimum), ratio, f"{v.best_ratio:.3f}", cpu, goal])
+                        f"{FORWARD_GOAL:.2f}×"
+                    )
+            rows.append(
+                [
+                    where,
+                    str(c.threads),
+                    str(c.hidden),
+                    str(c.intermediate),
+                    c.mode,
+                    v.name,
+                    fmt_seconds(v.time.median),
+                    fmt_seconds(v.time.iqr),
+                    fmt_seconds(v.time.minimum),
+                    ratio,
+                    f"{v.best_ratio:.3f}",
+                    cpu,
+                    goal,
+                ]
+            )
     goal_rows = [r for r in rows if r[-1]]
     if goal_rows:
         report.verdicts.append(
             f"FeedForward forward ≤ {FORWARD_GOAL:.2f}× floor: "
-            f"{sum(r[-1] == 'pass' for r in goal_rows)}/{len(goal_rows)} cases.")
-    out += _table(["Device/dtype", "Threads", "h", "m", "Mode", "Variant", "Median wall", "IQR",
-                   "Fastest", "×floor, wall (min–max)", "best/best", "×floor, CPU time",
-                   f"≤ {FORWARD_GOAL:.2f}×"], rows)
-    diffs = ", ".join(sorted({f"h={c.hidden} {c.mode}: {c.max_abs_diff:.1e}"
-                              for c in report.ffn if not c.error}))
+            f"{sum(r[-1] == 'pass' for r in goal_rows)}/{len(goal_rows)} cases."
+        )
+    out += _table(
+        [
+            "Device/dtype",
+            "Threads",
+            "h",
+            "m",
+            "Mode",
+            "Variant",
+            "Median wall",
+            "IQR",
+            "Fastest",
+            "×floor, wall (min–max)",
+            "best/best",
+            "×floor, CPU time",
+            f"≤ {FORWARD_GOAL:.2f}×",
+        ],
+        rows,
+    )
+    diffs = ", ".join(
+        sorted({f"h={c.hidden} {c.mode}: {c.max_abs_diff:.1e}" for c in report.ffn if not c.error})
+    )
     return out + ["", f"Max |difference| of FeedForward and fused vs reference: {diffs}.", ""]
 
 
@@ -250,21 +382,36 @@ def _figures(report: Report) -> list[str]:
         return out + [f"ERROR: {f.error}", ""]
     if f.wall is None:
         return out
-    out += ["`python -m minimind_lab.figures --out <new tmpdir>`, wall time including "
-            "interpreter start.", ""]
-    out += _table(["Runs", "Median", "Min–max", "Files written"],
-                  [[str(f.wall.n), fmt_seconds(f.wall.median),
-                    f"{fmt_seconds(f.wall.minimum)}–{fmt_seconds(f.wall.maximum)}",
-                    str(f.files)]])
+    out += [
+        "`python -m minimind_lab.figures --out <new tmpdir>`, wall time including "
+        "interpreter start.",
+        "",
+    ]
+    out += _table(
+        ["Runs", "Median", "Min–max", "Files written"],
+        [
+            [
+                str(f.wall.n),
+                fmt_seconds(f.wall.median),
+                f"{fmt_seconds(f.wall.minimum)}–{fmt_seconds(f.wall.maximum)}",
+                str(f.files),
+            ]
+        ],
+    )
     return out + [""]
 
 
 def render(report: Report, sections: list[str]) -> str:
     """The whole report as Markdown; fills ``report.misses`` and ``report.errors``."""
-    out = ["# minimind-lab benchmark results", "",
-           "Written by `python -m benchmarks` (see `benchmarks/README.md`). Timings on a shared "
-           "machine are noisy; read the load averages below before comparing runs.", "",
-           "## Machine", ""]
+    out = [
+        "# minimind-lab benchmark results",
+        "",
+        "Written by `python -m benchmarks` (see `benchmarks/README.md`). Timings on a shared "
+        "machine are noisy; read the load averages below before comparing runs.",
+        "",
+        "## Machine",
+        "",
+    ]
     out += _table(["", ""], [[k, v] for k, v in report.machine.items()]) + [""]
     out += _table(["Setting", "Value"], [[k, v] for k, v in report.settings.items()]) + [""]
     renderers = {"lessons": _lessons, "sliders": _sliders, "ffn": _ffn, "figures": _figures}
@@ -274,8 +421,9 @@ def render(report: Report, sections: list[str]) -> str:
     out += body
     if report.loads:
         out += ["## Load during the run", ""]
-        out += _table(["When", "Load average (1/5/15 min)"],
-                      [[k, v] for k, v in report.loads.items()]) + [""]
+        out += _table(
+            ["When", "Load average (1/5/15 min)"], [[k, v] for k, v in report.loads.items()]
+        ) + [""]
     out += ["## Budgets", ""]
     out += [f"- {v}" for v in report.verdicts]
     if report.misses:

@@ -9,14 +9,13 @@ caches start cold: the first visit of a value is "first touch", later visits are
 
 Re-fit controls (budget 300 ms instead of 150 ms) are those declared with
 ``continuous_update=False`` (the project convention for sliders that re-fit) or during whose
-redraws ``minimind_lab.train.fit`` was seen to run (a counting wrapper replaces ``fit`` in every
-``minimind_lab`` module before the widget is built).
+redraws ``minimind_lab.fit`` was seen to run (read from ``minimind_lab.fit_call_count()`` before
+and after each first touch; nothing in the package is replaced).
 """
 
 from __future__ import annotations
 
 import cProfile
-import functools
 import gc
 import io
 import json
@@ -129,24 +128,6 @@ def value_plan(control: Any, sets: int) -> tuple[str, list[Any], int] | None:
 # ---------------------------------------------------------------- the worker side
 
 
-def _install_fit_counter() -> list[int]:
-    """Replace ``fit`` in every loaded ``minimind_lab`` module by a counting wrapper."""
-    import minimind_lab.train as train
-
-    original = train.fit
-    calls = [0]
-
-    @functools.wraps(original)
-    def counting_fit(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return original(*args, **kwargs)
-
-    for name, module in list(sys.modules.items()):
-        if name.split(".")[0] == "minimind_lab" and getattr(module, "fit", None) is original:
-            module.fit = counting_fit
-    return calls
-
-
 class GCClock:
     """Seconds the garbage collector ran, summed, via ``gc.callbacks`` (any generation)."""
 
@@ -161,8 +142,7 @@ class GCClock:
             self.total += time.perf_counter() - self._start
 
 
-def _set_and_time(plot: Any, control: Any, attribute: str,
-                  value: Any) -> tuple[float, float, int]:
+def _set_and_time(plot: Any, control: Any, attribute: str, value: Any) -> tuple[float, float, int]:
     """(wall seconds, process CPU seconds, redraws) of one assignment."""
     before = plot.redraw_count
     cpu_start = time.process_time()
@@ -177,12 +157,10 @@ def measure_widget(name: str, sets: int) -> dict[str, Any]:
     import matplotlib
 
     matplotlib.use("Agg")
-    import minimind_lab
-    from minimind_lab.widgets import WIDGET_REGISTRY
+    from minimind_lab import fit_call_count
+    from minimind_lab.widgets import all_widgets
 
-    del minimind_lab
-    lesson, builder = WIDGET_REGISTRY[name]
-    fit_calls = _install_fit_counter()
+    lesson, builder = all_widgets()[name]
     gc_clock = GCClock()
     gc.callbacks.append(gc_clock)
     start = time.perf_counter()
@@ -190,8 +168,11 @@ def measure_widget(name: str, sets: int) -> dict[str, Any]:
     build_s = time.perf_counter() - start
     controls = []
     for kw, control in plot.controls.items():
-        row: dict[str, Any] = {"control": kw, "type": type(control).__name__,
-                               "continuous_update": getattr(control, "continuous_update", None)}
+        row: dict[str, Any] = {
+            "control": kw,
+            "type": type(control).__name__,
+            "continuous_update": getattr(control, "continuous_update", None),
+        }
         plan = value_plan(control, sets)
         if plan is None:
             row["note"] = "not driven: unknown control type or a single value"
@@ -201,18 +182,25 @@ def measure_widget(name: str, sets: int) -> dict[str, Any]:
         initial = getattr(control, attribute)
         cold, warm, cpu, gc_pauses, redraws, cold_fits = [], [], [], [], [], 0
         for i, value in enumerate(values):
-            fits_before, gc_before = fit_calls[0], gc_clock.total
+            fits_before, gc_before = fit_call_count(), gc_clock.total
             elapsed, cpu_s, n_redraws = _set_and_time(plot, control, attribute, value)
             (cold if i < first_touch else warm).append(elapsed)
             cpu.append(cpu_s)
             gc_pauses.append(gc_clock.total - gc_before)
             redraws.append(n_redraws)
             if i < first_touch:
-                cold_fits += fit_calls[0] - fits_before
+                cold_fits += fit_call_count() - fits_before
         setattr(control, attribute, initial)  # leave the others' baseline as built
-        row.update(cold=cold, warm=warm, cpu=cpu, gc=gc_pauses, fit_calls_first_touch=cold_fits,
-                   redraws_min=min(redraws), redraws_max=max(redraws),
-                   values=[_short(v) for v in values[:first_touch]])
+        row.update(
+            cold=cold,
+            warm=warm,
+            cpu=cpu,
+            gc=gc_pauses,
+            fit_calls_first_touch=cold_fits,
+            redraws_min=min(redraws),
+            redraws_max=max(redraws),
+            values=[_short(v) for v in values[:first_touch]],
+        )
         controls.append(row)
     return {"name": name, "lesson": lesson, "build_s": build_s, "controls": controls}
 
@@ -222,9 +210,9 @@ def profile_widget(name: str, control_kw: str, sets: int, top: int = 12) -> str:
     import matplotlib
 
     matplotlib.use("Agg")
-    from minimind_lab.widgets import WIDGET_REGISTRY
+    from minimind_lab.widgets import all_widgets
 
-    _, builder = WIDGET_REGISTRY[name]
+    _, builder = all_widgets()[name]
     profiler = cProfile.Profile()
     profiler.enable()
     plot = builder()
@@ -304,18 +292,22 @@ class WidgetResult:
 
 def registered_widgets() -> list[tuple[str, str]]:
     """(lesson, name) of every registered widget, in lesson then name order."""
-    import minimind_lab  # noqa: F401 - importing registers every lesson's widgets
-    from minimind_lab.widgets import WIDGET_REGISTRY
+    from minimind_lab.widgets import all_widgets
 
-    return sorted((lesson, name) for name, (lesson, _) in WIDGET_REGISTRY.items())
+    return sorted((lesson, name) for name, (lesson, _) in all_widgets().items())
 
 
 def _run_worker(args: list[str], timeout: float) -> tuple[Any, str]:
-    proc = subprocess.run([sys.executable, "-m", "benchmarks._worker", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks._worker", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith(RESULT_MARKER):
-            return json.loads(line[len(RESULT_MARKER):]), ""
+            return json.loads(line[len(RESULT_MARKER) :]), ""
     tail = (proc.stderr or proc.stdout).strip().splitlines()
     return None, (tail[-1] if tail else f"worker exited {proc.returncode}")[:300]
 
@@ -329,8 +321,9 @@ def _classify(row: dict[str, Any]) -> tuple[bool, str]:
     return bool(reasons), ", ".join(reasons) or "redraw only"
 
 
-def bench_widgets(names: list[tuple[str, str]], sets: int, profile_misses: bool,
-                  timeout: float = 600, log=print) -> list[WidgetResult]:
+def bench_widgets(
+    names: list[tuple[str, str]], sets: int, profile_misses: bool, timeout: float = 600, log=print
+) -> list[WidgetResult]:
     """Measure each widget in its own worker process; profile the controls that miss budget."""
     results = []
     for lesson, name in names:
@@ -359,14 +352,19 @@ def bench_widgets(names: list[tuple[str, str]], sets: int, profile_misses: bool,
                 elif row["redraws_max"] > 1:
                     control.note = f"up to {row['redraws_max']} redraws per set"
             result.controls.append(control)
-        missed = [c for c in result.controls if c.within_budget is False
-                  or c.first_touch_within_budget is False]
+        missed = [
+            c
+            for c in result.controls
+            if c.within_budget is False or c.first_touch_within_budget is False
+        ]
         if profile_misses and missed:  # one profile per widget: its slowest control
             worst = max(missed, key=lambda c: c.overall.p95 / c.budget_s)
-            prof, perr = _run_worker(["profile-widget", name, worst.control,
-                                      "--sets", str(sets)], timeout)
+            prof, perr = _run_worker(
+                ["profile-widget", name, worst.control, "--sets", str(sets)], timeout
+            )
             worst.profile = prof if prof is not None else f"profiling failed: {perr}"
-        log(f"  widget {name}: build {result.build_s * 1e3:.0f} ms, "
-            f"{len(result.controls)} controls")
+        log(
+            f"  widget {name}: build {result.build_s * 1e3:.0f} ms, {len(result.controls)} controls"
+        )
         results.append(result)
     return results

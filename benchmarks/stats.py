@@ -38,8 +38,15 @@ class Summary:
 
     def as_dict(self) -> dict[str, float]:
         """The fields as a plain dict (for JSON)."""
-        return {"n": self.n, "median": self.median, "p95": self.p95, "q1": self.q1,
-                "q3": self.q3, "min": self.minimum, "max": self.maximum}
+        return {
+            "n": self.n,
+            "median": self.median,
+            "p95": self.p95,
+            "q1": self.q1,
+            "q3": self.q3,
+            "min": self.minimum,
+            "max": self.maximum,
+        }
 
 
 def summarize(values: Sequence[float]) -> Summary:

@@ -12,10 +12,16 @@ def check_positive_int(name: str, value: object) -> int:
     return value
 
 
+def check_nonnegative_int(name: str, value: object) -> int:
+    """Return ``value`` if it is an ``int`` ≥ 0 (not a bool); otherwise raise ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
 def check_last_dim(x: Tensor, expected: int, what: str = "hidden_size") -> None:
     """Raise ``ValueError`` unless ``x.shape[-1] == expected``."""
     if x.dim() == 0 or x.shape[-1] != expected:
         raise ValueError(
-            f"input has shape {tuple(x.shape)}; its last dimension must equal "
-            f"{what}={expected}"
+            f"input has shape {tuple(x.shape)}; its last dimension must equal {what}={expected}"
         )

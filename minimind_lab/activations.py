@@ -48,12 +48,13 @@ def _tanh_derivative(x: Tensor) -> Tensor:
 
 @dataclass(frozen=True)
 class ActivationSpec:
-    """An activation's module factory, its analytic derivative and its formula.
+    """An activation's display label, module factory, analytic derivative and formula.
 
     ``derivative`` maps a tensor of any shape to a tensor of the same shape, dtype and device.
     """
 
     name: str
+    label: str
     make: Callable[[], nn.Module]
     derivative: Callable[[Tensor], Tensor]
     formula: str
@@ -62,23 +63,28 @@ class ActivationSpec:
 _REGISTRY: dict[str, ActivationSpec] = {
     spec.name: spec
     for spec in (
+        ActivationSpec("relu", "ReLU", nn.ReLU, lambda x: (x > 0).to(x.dtype), "max(0, x)"),
         ActivationSpec(
-            "relu", nn.ReLU, lambda x: (x > 0).to(x.dtype), "max(0, x)"
-        ),
-        ActivationSpec(
-            "gelu", nn.GELU, _gelu_derivative, "x·Φ(x), Φ the standard normal CDF"
+            "gelu", "GELU", nn.GELU, _gelu_derivative, "x·Φ(x), Φ the standard normal CDF"
         ),
         ActivationSpec(
             "gelu_pytorch_tanh",
+            "GELU (tanh form)",
             lambda: nn.GELU(approximate="tanh"),
             _gelu_tanh_derivative,
             "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))",
         ),
-        ActivationSpec("silu", nn.SiLU, _silu_derivative, "x·σ(x)"),
-        ActivationSpec("swish", nn.SiLU, _silu_derivative, "x·σ(x) (the same function as silu)"),
-        ActivationSpec("sigmoid", nn.Sigmoid, _sigmoid_derivative, "σ(x) = 1 / (1 + e^(−x))"),
-        ActivationSpec("tanh", nn.Tanh, _tanh_derivative, "(e^x − e^(−x)) / (e^x + e^(−x))"),
-        ActivationSpec("identity", nn.Identity, torch.ones_like, "x"),
+        ActivationSpec("silu", "SiLU / Swish", nn.SiLU, _silu_derivative, "x·σ(x)"),
+        ActivationSpec(
+            "swish", "SiLU / Swish", nn.SiLU, _silu_derivative, "x·σ(x) (the same function as silu)"
+        ),
+        ActivationSpec(
+            "sigmoid", "sigmoid", nn.Sigmoid, _sigmoid_derivative, "σ(x) = 1 / (1 + e^(−x))"
+        ),
+        ActivationSpec(
+            "tanh", "tanh", nn.Tanh, _tanh_derivative, "(e^x − e^(−x)) / (e^x + e^(−x))"
+        ),
+        ActivationSpec("identity", "identity", nn.Identity, torch.ones_like, "x"),
     )
 }
 
@@ -111,3 +117,8 @@ def activation_derivative(name: str, x: Tensor) -> Tensor:
 def activation_formula(name: str) -> str:
     """A one-line formula for activation ``name``, for labels and tables."""
     return _spec(name).formula
+
+
+def activation_label(name: str) -> str:
+    """The display name of activation ``name`` (``"silu"`` → ``"SiLU / Swish"``) for plots."""
+    return _spec(name).label

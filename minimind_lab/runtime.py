@@ -4,8 +4,39 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
+
+from ._checks import check_nonnegative_int
+
+#: Settings under which CPU results repeat bit for bit across x86 machines: one thread, MKL's
+#: reproducible code path, ATen's portable (non-vectorised) kernels. Training amplifies the last
+#: bit of a float, so without them the same seed gives visibly different losses on CPUs with
+#: other vector units or core counts. Tests, stored notebook outputs and ``figures/`` use them.
+REPRODUCIBLE_CPU_ENV: dict[str, str] = {
+    "ATEN_CPU_CAPABILITY": "default",
+    "MKL_CBWR": "COMPATIBLE",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
+
+def reproducible_cpu() -> None:
+    """Switch this process to ``REPRODUCIBLE_CPU_ENV`` (slower, but the same on every x86 CPU).
+
+    Must run before torch computes anything on the CPU: the kernel choice is fixed at the first
+    operation. Raises ``RuntimeError`` if it came too late.
+    """
+    os.environ.update(REPRODUCIBLE_CPU_ENV)
+    torch.set_num_threads(1)
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability != "DEFAULT":
+        raise RuntimeError(
+            f"torch already chose its {capability} kernels; call reproducible_cpu() before any "
+            "CPU computation (or start Python with these variables set)"
+        )
 
 
 def device() -> torch.device:
@@ -24,6 +55,7 @@ def seed_everything(seed: int) -> torch.Generator:
     The returned ``torch.Generator`` lets an experiment draw its own data without depending on
     what ran before it in the notebook.
     """
+    check_nonnegative_int("seed", seed)
     random.seed(seed)
     os.environ["PYTHONHASHSEED"] = str(seed)
     try:
@@ -34,3 +66,17 @@ def seed_everything(seed: int) -> torch.Generator:
         pass
     torch.manual_seed(seed)  # also seeds CUDA and MPS
     return torch.Generator().manual_seed(seed)
+
+
+@contextmanager
+def seeded(seed: int) -> Iterator[None]:
+    """Within the block torch's global RNG starts from ``seed``; afterwards the caller's RNG
+    state is back exactly as it was (CPU and every CUDA device).
+
+    Experiments build their models inside ``with seeded(seed):`` so a result depends on its own
+    seed only, and running it never changes what the notebook draws next.
+    """
+    check_nonnegative_int("seed", seed)
+    with torch.random.fork_rng(devices=range(torch.cuda.device_count())):
+        torch.manual_seed(seed)
+        yield

@@ -21,8 +21,9 @@ def test_autograd_derivative_equals_analytic_on_a_dense_grid(name: str) -> None:
     x = x[x.abs() > 1e-9].requires_grad_(True)
     y = ml.get_activation(name)(x)
     (grad,) = torch.autograd.grad(y.sum(), x)
-    torch.testing.assert_close(grad, ml.activation_derivative(name, x.detach()), atol=1e-9,
-                               rtol=1e-9)
+    torch.testing.assert_close(
+        grad, ml.activation_derivative(name, x.detach()), atol=1e-9, rtol=1e-9
+    )
 
 
 @pytest.mark.parametrize(

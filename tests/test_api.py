@@ -15,17 +15,32 @@ import minimind_lab as ml
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = sorted(
-    name for name, obj in vars(ml).items()
-    if not name.startswith("_") and (inspect.isfunction(obj) or inspect.isclass(obj))
+    name
+    for name in ml.__all__
+    if inspect.isfunction(getattr(ml, name)) or inspect.isclass(getattr(ml, name))
 )
+LESSONS = ("01", "02", "03", "04", "05", "06", "07", "09")
 
 
 def test_the_api_the_issue_names_is_exported() -> None:
     required = {
-        "get_activation", "ACTIVATION_NAMES", "PlainFFN", "GatedFFN", "collapse_linear",
-        "MiniMindConfig", "FeedForward", "intermediate_size", "count_parameters",
-        "ffn_parameter_count", "load_minimind_mlp", "RMSNorm", "CausalSelfAttention", "Block",
-        "MoEFeedForward", "device", "seed_everything",
+        "get_activation",
+        "ACTIVATION_NAMES",
+        "PlainFFN",
+        "GatedFFN",
+        "collapse_linear",
+        "MiniMindConfig",
+        "FeedForward",
+        "intermediate_size",
+        "count_parameters",
+        "ffn_parameter_count",
+        "load_minimind_mlp",
+        "RMSNorm",
+        "CausalSelfAttention",
+        "Block",
+        "MoEFeedForward",
+        "device",
+        "seed_everything",
     }
     assert required <= set(dir(ml))
 
@@ -44,3 +59,57 @@ def test_ruff_is_clean() -> None:
         pytest.skip("ruff is not installed (pip install ruff)")
     result = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_clean_notebooks_included() -> None:
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install ruff)")
+    result = subprocess.run(
+        [ruff, "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(ROOT.glob("notebooks/*.ipynb")), "the notebooks are part of the check"
+
+
+def test_the_core_is_small_and_explicit() -> None:
+    assert 30 <= len(ml.__all__) <= 60
+    assert sorted(set(ml.__all__)) == sorted(ml.__all__)
+    exported = {n for n in vars(ml) if not n.startswith("_")} - {"annotations"}
+    submodules = {n for n in exported if inspect.ismodule(getattr(ml, n))}
+    assert exported - submodules == set(ml.__all__), "every public name is listed in __all__"
+
+
+def test_importing_the_core_loads_neither_matplotlib_nor_ipywidgets() -> None:
+    code = (
+        "import sys, minimind_lab as ml; "
+        "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'minimind_lab.figures', "
+        "'minimind_lab.lessons') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_each_lesson_has_one_key_through_every_layer(lesson: str) -> None:
+    """lessons/lNN_topic.py, plots/lNN_topic.py, widgets/lNN_topic.py, tests/test_lNN_topic.py,
+    and one SETUP that the widget reads."""
+    import importlib
+
+    package = ROOT / "minimind_lab"
+    (compute,) = sorted((package / "lessons").glob(f"l{lesson}_*.py"))
+    key = compute.stem
+    for layer in ("plots", "widgets"):
+        assert (package / layer / f"{key}.py").is_file(), f"{layer}/{key}.py is missing"
+    assert (ROOT / "tests" / f"test_{key}.py").is_file()
+    facade = importlib.import_module(f"minimind_lab.lessons.l{lesson}")
+    assert facade.SETUP is importlib.import_module(f"minimind_lab.lessons.{key}").SETUP
+
+
+def test_figures_import_without_a_cycle() -> None:
+    """``minimind_lab.figures`` imports the lessons, never the other way round."""
+    code = "import minimind_lab.figures as f; print(len(f.figure_names()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and int(out.stdout) >= 10, out.stderr
+    source = (ROOT / "minimind_lab" / "__init__.py").read_text()
+    assert "figures" not in source.split('"""', 2)[2], "the package root must not import figures"

@@ -22,7 +22,10 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     out = tmp_path_factory.mktemp("bench") / "RESULTS.md"
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc.stdout, out.read_text(encoding="utf-8")
@@ -31,8 +34,13 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 def test_quick_mode_writes_every_section(quick_run: tuple[str, str]) -> None:
     stdout, markdown = quick_run
     for text in (stdout, markdown):
-        for heading in ["# minimind-lab benchmark results", "## Machine", *SECTION_TITLES.values(),
-                        "## Load during the run", "## Budgets"]:
+        for heading in [
+            "# minimind-lab benchmark results",
+            "## Machine",
+            *SECTION_TITLES.values(),
+            "## Load during the run",
+            "## Budgets",
+        ]:
             assert heading in text, heading
     for fact in ["| CPU |", "| Python |", "| torch |", "| Device |", "| Mode | quick"]:
         assert fact in markdown, fact
@@ -69,8 +77,8 @@ def test_value_plan_covers_the_range_and_always_changes(control, expected_values
         assert set(plan) == expected_values
         assert first_touch == len(expected_values) - 1
     if attribute == "value" and not isinstance(control, widgets.Checkbox):
-        lo = control.base ** control.min if hasattr(control, "base") else control.min
-        hi = control.base ** control.max if hasattr(control, "base") else control.max
+        lo = control.base**control.min if hasattr(control, "base") else control.min
+        hi = control.base**control.max if hasattr(control, "base") else control.max
         assert min(plan) == pytest.approx(lo) and max(plan) == pytest.approx(hi)
 
 
@@ -91,12 +99,19 @@ def test_summary_statistics() -> None:
 
 def test_notebook_profiler_names_the_slow_function(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("%matplotlib inline\nimport time"),
-                nbformat.v4.new_code_cell("def slow_step():\n    time.sleep(0.05)\nslow_step()")]
+    nb.cells = [
+        nbformat.v4.new_code_cell("%matplotlib inline\nimport time"),
+        nbformat.v4.new_code_cell("def slow_step():\n    time.sleep(0.05)\nslow_step()"),
+    ]
     path = tmp_path / "tiny.ipynb"
     nbformat.write(nb, path)
-    proc = subprocess.run([sys.executable, "-m", "benchmarks._worker", "profile-notebook",
-                           str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks._worker", "profile-notebook", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     result = proc.stdout.strip().splitlines()[-1]
     assert result.startswith(RESULT_MARKER)

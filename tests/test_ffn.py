@@ -12,8 +12,11 @@ import minimind_lab as ml
 def test_plain_ffn_is_down_act_up(generator) -> None:
     ffn = ml.PlainFFN(16, 64, act="gelu", bias=True).double()
     x = torch.randn(3, 5, 16, generator=generator, dtype=torch.float64)
-    expected = F.linear(F.gelu(F.linear(x, ffn.up_proj.weight, ffn.up_proj.bias)),
-                        ffn.down_proj.weight, ffn.down_proj.bias)
+    expected = F.linear(
+        F.gelu(F.linear(x, ffn.up_proj.weight, ffn.up_proj.bias)),
+        ffn.down_proj.weight,
+        ffn.down_proj.bias,
+    )
     torch.testing.assert_close(ffn(x), expected)
 
 
@@ -27,8 +30,13 @@ def test_gated_ffn_puts_the_activation_on_the_gate_only(variant, act, generator)
 
 
 def test_glu_family_names_their_gate_activation() -> None:
-    assert ml.GLU_VARIANTS == {"GLU": "sigmoid", "ReGLU": "relu", "GEGLU": "gelu",
-                               "SwiGLU": "silu", "Bilinear": "identity"}
+    assert ml.GLU_VARIANTS == {
+        "GLU": "sigmoid",
+        "ReGLU": "relu",
+        "GEGLU": "gelu",
+        "SwiGLU": "silu",
+        "Bilinear": "identity",
+    }
 
 
 @pytest.mark.parametrize("h", [8, 64, 512])
@@ -56,8 +64,10 @@ def test_wrong_last_dimension_names_shape_and_hidden_size(cls) -> None:
 
 
 @pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
-@pytest.mark.parametrize(("h", "m", "field"), [(0, 8, "hidden_size"), (8, -1, "intermediate_size"),
-                                                (8.0, 8, "hidden_size")])
+@pytest.mark.parametrize(
+    ("h", "m", "field"),
+    [(0, 8, "hidden_size"), (8, -1, "intermediate_size"), (8.0, 8, "hidden_size")],
+)
 def test_non_positive_sizes_are_refused(cls, h, m, field) -> None:
     with pytest.raises(ValueError, match=f"{field} must be a positive integer"):
         cls(h, m)

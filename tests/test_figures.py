@@ -17,10 +17,11 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.testing.compare import compare_images
 
-import minimind_lab as ml
 from minimind_lab.figures import (
+    FIGURE_REGISTRY,
     FORMATS,
     FigureSpec,
+    FigureWriteError,
     RenderedFigure,
     figure_names,
     gallery_markdown,
@@ -29,6 +30,7 @@ from minimind_lab.figures import (
     write_rendered,
 )
 from minimind_lab.figures.cli import main
+from minimind_lab.lessons import l05
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES_DIR = ROOT / "figures"
@@ -51,7 +53,11 @@ def second_run(tmp_path_factory: pytest.TempPathFactory):
     env = {**os.environ, "PYTHONHASHSEED": "123", "MPLBACKEND": "Agg"}
     process = subprocess.Popen(
         [sys.executable, "-m", "minimind_lab.figures", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=out,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=out,
     )
     yield out, process
     if process.poll() is None:
@@ -59,40 +65,42 @@ def second_run(tmp_path_factory: pytest.TempPathFactory):
         process.communicate()
 
 
+def _functions_called(build) -> tuple[object, set[object]]:
+    """Run ``build()`` and return its result and the code objects of every Python function it
+    called (seen through ``sys.setprofile``; nothing in the package is replaced)."""
+    codes: set[object] = set()
+
+    def profiler(frame, event, _arg) -> None:
+        if event == "call":
+            codes.add(frame.f_code)
+
+    sys.setprofile(profiler)
+    try:
+        result = build()
+    finally:
+        sys.setprofile(None)
+    return result, codes
+
+
 @pytest.fixture(scope="module")
 def fresh(
     second_run, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Path, dict[str, RenderedFigure], dict[str, set[str]]]:
+) -> tuple[Path, dict[str, RenderedFigure], dict[str, set[object]]]:
     """Every figure rendered once in this process and written to a temporary folder.
 
-    Also records which registered plot functions each builder called (third item).
+    Also records the code objects each builder ran (third item).
     """
     out = tmp_path_factory.mktemp("fresh")
-    calls: list[str] = []
-
-    def recording(name: str):
-        original = getattr(ml, name)
-
-        def wrapper(*args, **kwargs):
-            calls.append(name)
-            return original(*args, **kwargs)
-
-        return wrapper
-
     # Like a fresh process: no trained model cached by an earlier test or notebook.
     for module in [m for n, m in sys.modules.items() if n.startswith("minimind_lab")]:
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
     rendered: dict[str, RenderedFigure] = {}
-    called: dict[str, set[str]] = {}
-    with pytest.MonkeyPatch.context() as patch:
-        for spec in ml.FIGURE_REGISTRY.values():
-            patch.setattr(ml, spec.plot_function, recording(spec.plot_function))
-        for name in figure_names():
-            calls.clear()
-            rendered.update(render_figures([name]))
-            called[name] = set(calls)
+    called: dict[str, set[object]] = {}
+    for name in figure_names():
+        result, called[name] = _functions_called(lambda name=name: render_figures([name]))
+        rendered.update(result)
     write_rendered(rendered, out)
     return out, rendered, called
 
@@ -101,17 +109,19 @@ def test_registry_covers_the_lessons() -> None:
     names = figure_names()
     assert len(names) >= len(CHEAP) and set(CHEAP) <= set(names)
     for name in names:
-        spec = ml.FIGURE_REGISTRY[name]
+        spec = FIGURE_REGISTRY[name]
         assert spec.lesson.isdigit() and len(spec.lesson) == 2, name
         assert spec.caption and "\n" not in spec.caption, name
-        assert callable(getattr(ml, spec.plot_function)), f"{name}: ml.{spec.plot_function}"
+        assert callable(spec.plot()), f"{name}: l{spec.lesson}.{spec.plot_function}"
 
 
 def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
     _, _, called = fresh
     for name in figure_names():
-        plot_function = ml.FIGURE_REGISTRY[name].plot_function
-        assert plot_function in called[name], f"{name} never called ml.{plot_function}"
+        spec = FIGURE_REGISTRY[name]
+        assert spec.plot().__code__ in called[name], (
+            f"{name} never called l{spec.lesson}.{spec.plot_function}"
+        )
 
 
 def test_committed_figures_match_a_fresh_render(fresh) -> None:
@@ -124,18 +134,21 @@ def test_committed_figures_match_a_fresh_render(fresh) -> None:
         except Exception as exc:  # e.g. the image size changed
             pytest.fail(f"figures/{name}.png differs from a fresh render ({exc}); {REGENERATE}")
         assert result is None, f"figures/{name}.png is out of date: {result}; {REGENERATE}"
-        old_svg, new_svg = (ET.parse(p).getroot() for p in (FIGURES_DIR / f"{name}.svg",
-                                                              out / f"{name}.svg"))
+        old_svg, new_svg = (
+            ET.parse(p).getroot() for p in (FIGURES_DIR / f"{name}.svg", out / f"{name}.svg")
+        )
         for attribute in ("width", "height", "viewBox"):
             assert old_svg.get(attribute) == new_svg.get(attribute), (
-                f"figures/{name}.svg has another {attribute}; {REGENERATE}")
+                f"figures/{name}.svg has another {attribute}; {REGENERATE}"
+            )
 
 
 def test_figures_folder_holds_only_generated_files() -> None:
     expected = {f"{name}.{fmt}" for name in figure_names() for fmt in FORMATS}
     present = {p.name for p in FIGURES_DIR.iterdir()}
     assert present == expected, (
-        f"not generated: {sorted(present - expected)}; missing: {sorted(expected - present)}")
+        f"not generated: {sorted(present - expected)}; missing: {sorted(expected - present)}"
+    )
 
 
 def test_png_and_svg_carry_no_date_or_version(fresh) -> None:
@@ -167,7 +180,8 @@ def test_every_axis_is_labelled(fresh) -> None:
                 continue
             for axis, label in ((ax.xaxis, ax.get_xlabel()), (ax.yaxis, ax.get_ylabel())):
                 assert label or _named_by_ticks(axis), (
-                    f"{name}: the {axis.axis_name}-axis of {ax.get_title()!r} has no label")
+                    f"{name}: the {axis.axis_name}-axis of {ax.get_title()!r} has no label"
+                )
 
 
 def test_two_runs_give_byte_identical_files(fresh, second_run) -> None:
@@ -187,7 +201,7 @@ def test_list_names_every_figure_with_lesson_and_caption(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(figure_names())
     for line, name in zip(lines, figure_names(), strict=True):
-        spec = ml.FIGURE_REGISTRY[name]
+        spec = FIGURE_REGISTRY[name]
         assert line.startswith(name) and f"lesson {spec.lesson}" in line and spec.caption in line
 
 
@@ -215,7 +229,7 @@ def test_failing_builder_leaves_out_dir_untouched(tmp_path: Path, monkeypatch, c
     (tmp_path / "notes.txt").write_text("not ours")
     before = _snapshot(tmp_path)
     spec = FigureSpec("broken_figure", "99", "Always fails.", "plot_ffn_structure", _broken)
-    monkeypatch.setitem(ml.FIGURE_REGISTRY, spec.name, spec)
+    monkeypatch.setitem(FIGURE_REGISTRY, spec.name, spec)
     status = main(["--only", f"{CHEAP[0]},broken_figure", "--out", str(tmp_path)])
     assert status == 1
     err = capsys.readouterr().err
@@ -226,32 +240,90 @@ def test_failing_builder_leaves_out_dir_untouched(tmp_path: Path, monkeypatch, c
 
 def test_builder_must_return_a_figure(tmp_path: Path, monkeypatch, capsys) -> None:
     spec = FigureSpec("not_a_figure", "99", "Returns None.", "plot_ffn_structure", lambda: None)
-    monkeypatch.setitem(ml.FIGURE_REGISTRY, spec.name, spec)
+    monkeypatch.setitem(FIGURE_REGISTRY, spec.name, spec)
     assert main(["--only", "not_a_figure", "--out", str(tmp_path)]) == 1
     assert "'not_a_figure' failed: TypeError" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 
-def test_write_failure_midway_replaces_nothing(tmp_path: Path, monkeypatch) -> None:
+def _fake_rendered(*names: str) -> dict[str, RenderedFigure]:
+    return {
+        n: RenderedFigure(n, {"png": b"new " + n.encode(), "svg": b"<svg/>"}, Figure(), 0.0)
+        for n in names
+    }
+
+
+def test_a_folder_in_the_way_stops_the_write_before_anything_changes(
+    tmp_path: Path, capsys
+) -> None:
+    (tmp_path / "a.png").write_bytes(b"old a")
+    (tmp_path / "c.svg").mkdir()  # a target name taken by a folder
+    before = _snapshot(tmp_path)
+    with pytest.raises(FigureWriteError, match=r"c\.svg: a folder of that name is in the way"):
+        write_rendered(_fake_rendered("a", "b", "c"), tmp_path)
+    assert _snapshot(tmp_path) == before  # a.png still old, no temporary file, no b.*
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png", "c.svg"]
+
+
+def test_a_move_that_fails_midway_is_rolled_back(tmp_path: Path, monkeypatch) -> None:
+    """The fourth of six moves fails (its target turned into a folder after the check).
+
+    The failure is injected by wrapping ``os.replace`` for this test only.
+    """
     (tmp_path / "a.png").write_bytes(b"old a")
     before = _snapshot(tmp_path)
-    fake = {n: RenderedFigure(n, {"png": b"new " + n.encode(), "svg": b"<svg/>"}, Figure(), 0.0)
-            for n in ("a", "b", "c")}
-    real_write, calls = Path.write_bytes, []
+    rendered = _fake_rendered("a", "b", "c")
+    real_replace, moves = os.replace, []
 
-    def failing_write(self: Path, data: bytes) -> int:
-        calls.append(self.name)
-        if len(calls) == 4:  # the fourth of six staged files
-            raise OSError("disk full")
-        return real_write(self, data)
+    def replace_then_block(src, dst):
+        moves.append(Path(dst).name)
+        if len(moves) == 4:
+            Path(dst).mkdir()  # the race the up-front check cannot see
+        return real_replace(src, dst)
 
-    monkeypatch.setattr(Path, "write_bytes", failing_write)
-    with pytest.raises(OSError, match="disk full"):
-        write_rendered(fake, tmp_path)
+    monkeypatch.setattr(os, "replace", replace_then_block)
+    with pytest.raises(FigureWriteError, match="restored, so nothing changed"):
+        write_rendered(rendered, tmp_path)
     monkeypatch.undo()
-    assert _snapshot(tmp_path) == before
-    write_rendered(fake, tmp_path)
+    blocked = tmp_path / moves[3]
+    blocked.rmdir()
+    assert _snapshot(tmp_path) == before  # a.png is old again; no b, c or temporary files
+    write_rendered(rendered, tmp_path)
     assert (tmp_path / "a.png").read_bytes() == b"new a" and len(_snapshot(tmp_path)) == 6
+
+
+def test_cli_names_the_folder_in_the_way(tmp_path: Path, capsys) -> None:
+    (tmp_path / f"{CHEAP[0]}.svg").mkdir()
+    assert main(["--only", CHEAP[0], "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: cannot write") and "a folder of that name" in err[-1]
+    assert "nothing was written" in err[-1]
+    assert [p.name for p in tmp_path.iterdir()] == [f"{CHEAP[0]}.svg"]
+
+
+def test_gallery_with_a_missing_readme_says_so_in_one_line(tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "no_readme.md"
+    assert main(["--gallery", str(missing)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert (
+        len(err) == 1
+        and err[0].startswith("error: cannot update the gallery")
+        and str(missing) in err[0]
+    )
+
+
+def test_list_into_a_closed_pipe_ends_with_one_line(tmp_path: Path) -> None:
+    process = subprocess.run(
+        f"{sys.executable} -m minimind_lab.figures --list | head -n 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert process.stdout.count("\n") == 1
+    assert "Traceback" not in process.stderr and "BrokenPipeError" not in process.stderr
+    assert len(process.stderr.strip().splitlines()) <= 1
 
 
 def test_readme_gallery_is_current() -> None:
@@ -263,7 +335,7 @@ def test_readme_gallery_is_current() -> None:
 
 def test_ffn_structure_rejects_bad_sizes() -> None:
     with pytest.raises(ValueError, match="hidden_size"):
-        ml.plot_ffn_structure(hidden_size=0)
-    fig = ml.plot_ffn_structure(512, 2048, 1408)
+        l05.plot_ffn_structure(hidden_size=0)
+    fig = l05.plot_ffn_structure(512, 2048, 1408)
     texts = {t.get_text() for ax in fig.axes for t in ax.texts}
     assert {"(B, T, 2048)", "(B, T, 1408)", "(B, T, 512)", "⊙"} <= texts

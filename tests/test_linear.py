@@ -13,8 +13,9 @@ import minimind_lab as ml
 @pytest.mark.parametrize("depth", [1, 2, 10])
 def test_collapsed_layer_equals_the_stack(bias: bool, depth: int, generator) -> None:
     widths = [6, 11, 3, 9, 6, 4, 7, 5, 8, 6, 2][: depth + 1]
-    stack = nn.Sequential(*(nn.Linear(a, b, bias=bias) for a, b in zip(widths, widths[1:],
-                                                                       strict=False))).double()
+    stack = nn.Sequential(
+        *(nn.Linear(a, b, bias=bias) for a, b in zip(widths, widths[1:], strict=False))
+    ).double()
     x = torch.randn(20, widths[0], generator=generator, dtype=torch.float64)
     merged = ml.collapse_linear(stack)
     assert (merged.in_features, merged.out_features) == (widths[0], widths[-1])
@@ -35,8 +36,9 @@ def test_mixed_biases_keep_a_bias() -> None:
 
 
 def test_collapsed_layer_follows_dtype() -> None:
-    merged = ml.collapse_linear([nn.Linear(3, 5, dtype=torch.bfloat16),
-                                 nn.Linear(5, 2, dtype=torch.bfloat16)])
+    merged = ml.collapse_linear(
+        [nn.Linear(3, 5, dtype=torch.bfloat16), nn.Linear(5, 2, dtype=torch.bfloat16)]
+    )
     assert merged.weight.dtype == torch.bfloat16
 
 

@@ -12,6 +12,7 @@ from .registry import FIGURE_REGISTRY, FigureSpec, figure_names, register_figure
 from .writer import (
     FORMATS,
     FigureBuildError,
+    FigureWriteError,
     RenderedFigure,
     build_figure,
     default_out_dir,
@@ -24,6 +25,7 @@ __all__ = [
     "FIGURE_REGISTRY",
     "FORMATS",
     "FigureBuildError",
+    "FigureWriteError",
     "FigureSpec",
     "RenderedFigure",
     "build_figure",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -10,9 +11,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..plots.style import FIGURE_DPI
+from ..runtime import reproducible_cpu
 from .gallery import default_gallery_path, with_gallery
 from .registry import FIGURE_REGISTRY, figure_names
-from .writer import FORMATS, FigureBuildError, default_out_dir, render_figures, write_rendered
+from .writer import (
+    FORMATS,
+    FigureBuildError,
+    FigureWriteError,
+    default_out_dir,
+    render_figures,
+    write_rendered,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,16 +35,25 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
-        "--only", action="append", metavar="NAME",
+        "--only",
+        action="append",
+        metavar="NAME",
         help="build only these figures (repeat the option or give a comma list)",
     )
     parser.add_argument(
-        "--out", type=Path, default=None, metavar="DIR",
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
         help=f"output folder (default: {default_out_dir()})",
     )
     parser.add_argument("--list", action="store_true", help="list the figures and exit")
     parser.add_argument(
-        "--gallery", nargs="?", const=default_gallery_path(), type=Path, metavar="PATH",
+        "--gallery",
+        nargs="?",
+        const=default_gallery_path(),
+        type=Path,
+        metavar="PATH",
         help=f"rewrite the gallery section of a README instead (default: {default_gallery_path()})",
     )
     return parser
@@ -47,18 +65,39 @@ def _where(error: BaseException) -> str:
     return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
+def _stdout_closed() -> int:
+    """The reader of our output went away (``--list | head``): say so once and stop quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
+    print("figures: output closed early; stopped", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 a figure failed, 2 bad usage)."""
     args = _parser().parse_args(argv)
+    if not args.list and args.gallery is None:
+        # The same pixels on every machine: the figures train small models (see runtime).
+        reproducible_cpu()
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        return _stdout_closed()
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.list:
         for name in figure_names():
             spec = FIGURE_REGISTRY[name]
-            print(f"{name:<28} lesson {spec.lesson}  {spec.caption}")
+            print(f"{name:<28} lesson {spec.lesson}  {spec.caption}", flush=True)
         return 0
     if args.gallery is not None:
-        readme = args.gallery.read_text(encoding="utf-8")
         try:
+            readme = args.gallery.read_text(encoding="utf-8")
             args.gallery.write_text(with_gallery(readme), encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"error: cannot update the gallery in {args.gallery}: {exc}", file=sys.stderr)
+            return 2
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -76,17 +115,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         rendered = render_figures(names, progress=lambda line: print(line, flush=True))
     except FigureBuildError as exc:
         for name, error in exc.failures.items():
-            print(f"error: figure {name!r} failed: {type(error).__name__}: {error}"
-                  f"{_where(error)}", file=sys.stderr)
+            print(
+                f"error: figure {name!r} failed: {type(error).__name__}: {error}{_where(error)}",
+                file=sys.stderr,
+            )
         print(f"error: nothing written to {out_dir}", file=sys.stderr)
         return 1
     try:
         changed = write_rendered(rendered, out_dir)
-    except OSError as error:
-        print(f"error: writing to {out_dir} failed ({error}); no figure was replaced",
-              file=sys.stderr)
+    except FigureWriteError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 1
     total = len(rendered) * len(FORMATS)
-    print(f"done in {time.perf_counter() - start:.1f} s: {len(changed)} file(s) written, "
-          f"{total - len(changed)} unchanged")
+    print(
+        f"done in {time.perf_counter() - start:.1f} s: {len(changed)} file(s) written, "
+        f"{total - len(changed)} unchanged"
+    )
     return 0

@@ -15,7 +15,8 @@ _LESSON_TITLES = {
     "05": "Gating: from plain FFN to SwiGLU",
     "06": "The 8/3 derivation",
     "07": "MiniMind's FeedForward, line by line",
-    "08": "When every token shares one MLP: toward MoE",
+    "08": "What the MLP buys: a tiny MiniMind, trained",
+    "09": "When every token shares one MLP: toward MoE",
 }
 
 
@@ -41,8 +42,10 @@ def with_gallery(readme_text: str) -> str:
     Raises ``ValueError`` when the markers are missing, rather than guessing where it goes.
     """
     if GALLERY_START not in readme_text or GALLERY_END not in readme_text:
-        raise ValueError(f"README has no gallery markers; add {GALLERY_START!r} and "
-                         f"{GALLERY_END!r} where the gallery belongs")
+        raise ValueError(
+            f"README has no gallery markers; add {GALLERY_START!r} and "
+            f"{GALLERY_END!r} where the gallery belongs"
+        )
     before = readme_text.split(GALLERY_START, 1)[0]
     after = readme_text.split(GALLERY_END, 1)[1]
     return f"{before}{GALLERY_START}\n{gallery_markdown()}{GALLERY_END}{after}"
@@ -68,7 +71,7 @@ def gallery_markdown(figure_dir: str = "figures") -> str:
         lines += [
             "",
             f"**`{name}`**: {spec.caption} ([SVG]({figure_dir}/{name}.svg); drawn by "
-            f"`ml.{spec.plot_function}`)",
+            f"`l{spec.lesson}.{spec.plot_function}`)",
             "",
             f"![{spec.caption}]({figure_dir}/{name}.png)",
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -24,6 +25,11 @@ class FigureSpec:
     plot_function: str
     builder: Builder
 
+    def plot(self) -> Callable[..., Figure]:
+        """The plot function itself: ``plot_function`` in ``minimind_lab.lessons.l{lesson}``."""
+        module = importlib.import_module(f"minimind_lab.lessons.l{self.lesson}")
+        return getattr(module, self.plot_function)
+
 
 #: Every figure, by name, in lesson order of registration.
 FIGURE_REGISTRY: dict[str, FigureSpec] = {}
@@ -35,7 +41,8 @@ def register_figure(
     """Decorator: record a zero-argument builder returning a ``Figure`` under ``name``.
 
     ``caption`` is one line on what the figure shows (it also becomes the builder's docstring and
-    the files' title metadata); ``plot_function`` names the ``minimind_lab`` function that draws.
+    the files' title metadata); ``plot_function`` names the function of
+    ``minimind_lab.lessons.l{lesson}`` that draws.
     """
     if not name.replace("_", "").isalnum() or name != name.lower():
         raise ValueError(f"figure name must be lower_snake_case, got {name!r}")
@@ -56,8 +63,9 @@ def figure_names(selection: Iterable[str] | None = None) -> list[str]:
 
     Raises ``ValueError`` naming any unknown figure.
     """
-    ordered = sorted(FIGURE_REGISTRY, key=lambda n: (FIGURE_REGISTRY[n].lesson,
-                                                     list(FIGURE_REGISTRY).index(n)))
+    ordered = sorted(
+        FIGURE_REGISTRY, key=lambda n: (FIGURE_REGISTRY[n].lesson, list(FIGURE_REGISTRY).index(n))
+    )
     if selection is None:
         return ordered
     wanted = {part.strip() for item in selection for part in item.split(",") if part.strip()}

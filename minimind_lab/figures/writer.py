@@ -49,8 +49,10 @@ class FigureBuildError(RuntimeError):
 
     def __init__(self, failures: Mapping[str, BaseException]) -> None:
         self.failures = dict(failures)
-        lines = [f"figure {name!r} failed: {type(exc).__name__}: {exc}"
-                 for name, exc in self.failures.items()]
+        lines = [
+            f"figure {name!r} failed: {type(exc).__name__}: {exc}"
+            for name, exc in self.failures.items()
+        ]
         super().__init__("\n".join(lines))
 
 
@@ -132,35 +134,81 @@ def render_figures(
     return rendered
 
 
+class FigureWriteError(OSError):
+    """Writing the figures failed; the message names the file and says what was left behind."""
+
+
+def _in_the_way(path: Path) -> str | None:
+    """What occupies ``path`` if it is not a regular file we may replace (``None`` if free)."""
+    if path.is_symlink():
+        return "a symbolic link"
+    if path.exists() and not path.is_file():
+        return "a folder" if path.is_dir() else "something that is not a file"
+    return None
+
+
 def write_rendered(rendered: Mapping[str, RenderedFigure], out_dir: Path) -> list[Path]:
     """Write every file of ``rendered`` into ``out_dir``, all or none; return changed paths.
 
-    Each file goes to a temporary file in ``out_dir`` first; only when all are on disk are they
-    moved into place with ``os.replace``. Files whose bytes are already there are left alone.
+    Every target is checked first (a folder or link of the same name stops the run before
+    anything is written). Each new file then goes to a temporary file in ``out_dir``; only when
+    all are on disk are they moved into place with ``os.replace``. If a move fails, the files
+    already moved are put back as they were, so the folder never holds a mix of old and new
+    figures, and no temporary file is left. Files whose bytes are already there are left alone.
+    Raises ``FigureWriteError`` saying which file failed and that nothing changed.
     """
     out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise FigureWriteError(f"{out_dir} is not a folder; nothing was written")
+    plan: list[tuple[Path, bytes, bytes | None]] = []
+    for name, result in rendered.items():
+        for fmt, data in result.files.items():
+            final = out_dir / f"{name}.{fmt}"
+            blocker = _in_the_way(final)
+            if blocker:
+                raise FigureWriteError(
+                    f"cannot write {final}: {blocker} of that name is in the way; "
+                    "nothing was written"
+                )
+            old = final.read_bytes() if final.is_file() else None
+            if old != data:
+                plan.append((final, data, old))
     out_dir.mkdir(parents=True, exist_ok=True)
-    staged: list[tuple[Path, Path]] = []
+    staged: list[tuple[Path, Path, bytes | None]] = []
     try:
-        for name, result in rendered.items():
-            for fmt, data in result.files.items():
-                final = out_dir / f"{name}.{fmt}"
-                if final.is_file() and final.read_bytes() == data:
-                    continue
-                handle, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{fmt}.tmp",
-                                                    dir=out_dir)
-                os.close(handle)
-                tmp_path = Path(tmp_name)
-                staged.append((tmp_path, final))
-                tmp_path.write_bytes(data)
-                tmp_path.chmod(0o644)  # mkstemp makes 0600; figures are for everyone to read
-    except BaseException:
-        for tmp_path, _ in staged:
+        for final, data, old in plan:
+            handle, tmp_name = tempfile.mkstemp(
+                prefix=f".{final.stem}.", suffix=f"{final.suffix}.tmp", dir=out_dir
+            )
+            os.close(handle)
+            staged.append((Path(tmp_name), final, old))
+            Path(tmp_name).write_bytes(data)
+            Path(tmp_name).chmod(0o644)  # mkstemp makes 0600; figures are for everyone to read
+    except OSError as error:
+        for tmp_path, _, _ in staged:
             tmp_path.unlink(missing_ok=True)
-        raise
-    for tmp_path, final in staged:
-        os.replace(tmp_path, final)
-    return [final for _, final in staged]
+        raise FigureWriteError(
+            f"writing a temporary file in {out_dir} failed ({error}); nothing was written"
+        ) from error
+    moved: list[tuple[Path, bytes | None]] = []
+    try:
+        for tmp_path, final, old in staged:
+            os.replace(tmp_path, final)
+            moved.append((final, old))
+    except OSError as error:
+        failed = staged[len(moved)][1]
+        for tmp_path, _, _ in staged[len(moved) :]:
+            tmp_path.unlink(missing_ok=True)
+        for final, old in reversed(moved):  # put back what was already replaced
+            if old is None:
+                final.unlink(missing_ok=True)
+            else:
+                final.write_bytes(old)
+        raise FigureWriteError(
+            f"moving {failed.name} into place failed ({error}); the {len(moved)} file(s) "
+            "already replaced were restored, so nothing changed"
+        ) from error
+    return [final for _, final, _ in staged]
 
 
 def write_figures(

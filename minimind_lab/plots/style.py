@@ -27,9 +27,19 @@ PALETTE: tuple[str, ...] = (
 LINESTYLES: tuple[str, ...] = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)), "-")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X")
 
-#: Fixed colour and line style per activation name, so a name looks the same in every lesson.
-_SERIES_ORDER = ("relu", "gelu", "silu", "sigmoid", "tanh", "gelu_pytorch_tanh", "identity")
+#: Fixed colour, line style and marker per activation (registry names), the same in every lesson.
+_ACTIVATION_ORDER = ("relu", "gelu", "silu", "sigmoid", "tanh", "gelu_pytorch_tanh", "identity")
 _SERIES_ALIASES = {"swish": "silu", "none": "identity"}
+#: The GLU variants (``ffn.GLU_VARIANTS``) get colours of their own, outside the activations'
+#: Okabe–Ito set (Paul Tol's muted scheme), and solid lines with filled markers, so a gated
+#: curve never shares a colour with a plain one drawn beside it.
+GLU_COLORS: dict[str, str] = {
+    "GLU": "#882255",  # wine
+    "ReGLU": "#999933",  # olive
+    "GEGLU": "#332288",  # indigo
+    "SwiGLU": "#AA4499",  # purple
+    "Bilinear": "#117733",  # dark green
+}
 
 #: Colours for the two sublayers, used wherever attention and the MLP appear side by side.
 ATTENTION_COLOR = PALETTE[0]
@@ -46,11 +56,21 @@ FIGURE_DPI = 150
 def series_style(key: str | int) -> dict[str, object]:
     """``color``/``linestyle``/``marker`` keyword arguments for a series.
 
-    ``key`` is an activation name (fixed style per name) or an index into the palette.
+    ``key`` is an activation name (``"silu"``, ``"none"``), a GLU variant (``"SwiGLU"``) or an
+    index into the palette. Activations and GLU variants each keep one style in every lesson;
+    an unknown name raises ``ValueError`` rather than borrowing someone else's colour.
     """
+    if isinstance(key, bool) or not isinstance(key, (str, int)):
+        raise ValueError(f"series key must be a name or an index, got {key!r}")
     if isinstance(key, str):
+        if key in GLU_COLORS:
+            index = list(GLU_COLORS).index(key)
+            return {"color": GLU_COLORS[key], "linestyle": "-", "marker": MARKERS[index]}
         name = _SERIES_ALIASES.get(key, key)
-        index = _SERIES_ORDER.index(name) if name in _SERIES_ORDER else _stable_index(name)
+        if name not in _ACTIVATION_ORDER:
+            known = ", ".join((*_ACTIVATION_ORDER, *_SERIES_ALIASES, *GLU_COLORS))
+            raise ValueError(f"no series style for {key!r}; expected one of: {known}")
+        index = _ACTIVATION_ORDER.index(name)
     else:
         index = key
     return {
@@ -58,11 +78,6 @@ def series_style(key: str | int) -> dict[str, object]:
         "linestyle": LINESTYLES[index % len(LINESTYLES)],
         "marker": MARKERS[index % len(MARKERS)],
     }
-
-
-def _stable_index(name: str) -> int:
-    """A stable small index for an unknown series name (``hash()`` is salted per process)."""
-    return sum(map(ord, name)) % 7
 
 
 def new_figure(
@@ -74,6 +89,17 @@ def new_figure(
     )
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
     return fig, axes
+
+
+def axes_or_new(ax: Axes | None, panel_size: Sequence[float] = PANEL_SIZE) -> tuple[Figure, Axes]:
+    """``(ax.figure, ax)`` when the caller gave an axes, else a new one-panel figure and its axes.
+
+    Every plot function that takes an optional ``ax`` starts with this.
+    """
+    if ax is None:
+        fig, (ax,) = new_figure(panel_size=panel_size)
+        return fig, ax
+    return ax.figure, ax
 
 
 def finish(

@@ -1,27 +1,40 @@
-"""Lesson widgets: ``InteractivePlot`` and one module per lesson topic.
+"""Lesson widgets: the ``InteractivePlot`` pattern (``base``) and one module per lesson.
 
-Each topic module registers its builders in ``WIDGET_REGISTRY`` with ``@register_widget``.
+Each ``lNN_topic`` module registers its builders in ``WIDGET_REGISTRY`` with
+``@register_widget``; ``all_widgets()`` imports them all, for the browser suite and benchmarks.
 """
 
-from .base import WIDGET_REGISTRY, InteractivePlot, figure_to_png, register_widget
+from __future__ import annotations
 
-# Topic modules are imported below (one line each) so their widgets register.
-# lessons 01-02
-# isort: split
-from .attention import perturb_one_position_widget
-from .collapse import activation_warps_the_plane_widget
+import importlib
+import pkgutil
+from collections.abc import Callable
 
-# lessons 03-04
-# isort: split
-from .activations import activation_explorer, draw_activation, draw_swish, swish_beta_explorer
-from .width import draw_width, width_explorer
+from .base import (
+    WIDGET_REGISTRY,
+    DrawResult,
+    InteractivePlot,
+    figure_to_png,
+    register_widget,
+    require_choice,
+    require_int_in,
+)
 
-# lessons 05-06
-# isort: split
-from .gating import draw_gated_product, gated_product_widget
-from .sizing import draw_width_budget, width_budget_widget
+__all__ = [
+    "WIDGET_REGISTRY",
+    "DrawResult",
+    "InteractivePlot",
+    "all_widgets",
+    "figure_to_png",
+    "register_widget",
+    "require_choice",
+    "require_int_in",
+]
 
-# lessons 07-08
-# isort: split
-from .feedforward import draw_feedforward, feedforward_widget
-from .moe import draw_moe, moe_widget
+
+def all_widgets() -> dict[str, tuple[str, Callable[[], InteractivePlot]]]:
+    """Every lesson widget: name → (lesson number, zero-argument builder), lesson order."""
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("l") and info.name[1:3].isdigit():
+            importlib.import_module(f"{__name__}.{info.name}")
+    return dict(sorted(WIDGET_REGISTRY.items(), key=lambda item: (item[1][0], item[0])))

@@ -10,8 +10,9 @@ browser or a kernel.
 from __future__ import annotations
 
 import gc
+import html as html_lib
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -39,8 +40,24 @@ def _freeze_startup_objects() -> None:
         _gc_frozen = True
 
 
-def register_widget(name: str, lesson: str) -> Callable[[Callable[[], InteractivePlot]],
-                                                        Callable[[], InteractivePlot]]:
+def require_int_in(name: str, value: object, lo: int, hi: int) -> int:
+    """``value`` if it is an integer in ``[lo, hi]``; else a ``ValueError`` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def require_choice(name: str, value: object, choices: Sequence[object]) -> object:
+    """``value`` if it is one of ``choices``; else ``ValueError`` naming it and the choices."""
+    if value not in choices:
+        listed = ", ".join(map(str, choices))
+        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+    return value
+
+
+def register_widget(
+    name: str, lesson: str
+) -> Callable[[Callable[[], InteractivePlot]], Callable[[], InteractivePlot]]:
     """Decorator: record a zero-argument widget builder under ``name`` for ``lesson`` ("04")."""
 
     def decorate(builder: Callable[[], InteractivePlot]) -> Callable[[], InteractivePlot]:
@@ -87,6 +104,7 @@ class InteractivePlot:
         self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start"))
         self.text = widgets.HTML()
         self.last_figure: Figure | None = None
+        self.last_error: str | None = None
         self.redraw_count = 0
         header = [widgets.HTML(f"<b>{title}</b>")] if title else []
         self.ui = widgets.VBox(
@@ -102,9 +120,20 @@ class InteractivePlot:
         """The current value of every control, by ``draw`` keyword."""
         return {name: control.value for name, control in self.controls.items()}
 
-    def redraw(self) -> DrawResult:
-        """Call ``draw`` with the current values and push the result into the outputs."""
-        fig, html = self.draw(**self.values())
+    def redraw(self) -> DrawResult | None:
+        """Call ``draw`` with the current values and push the result into the outputs.
+
+        A ``ValueError`` from ``draw`` (a control value it cannot draw) is shown in place of the
+        picture: the image becomes a card with the message, the text says what to change, and
+        ``last_error`` holds the message, so no stale figure is left looking current.
+        """
+        try:
+            fig, html = self.draw(**self.values())
+        except ValueError as error:
+            self.last_error = str(error)
+            self._show_error(self.last_error)
+            return None
+        self.last_error = None
         self.image.value = figure_to_png(fig)
         self.text.value = html
         previous, self.last_figure = self.last_figure, fig
@@ -115,6 +144,24 @@ class InteractivePlot:
             previous.clear()
         self.redraw_count += 1
         return fig, html
+
+    def _show_error(self, message: str) -> None:
+        card = Figure(figsize=(6.0, 1.2))
+        card.text(
+            0.02,
+            0.5,
+            f"Nothing drawn: {message}",
+            fontsize=9,
+            color="#D55E00",
+            va="center",
+            ha="left",
+            wrap=True,
+        )
+        self.image.value = figure_to_png(card)
+        self.text.value = (
+            f'<span style="color:#D55E00"><b>Cannot draw this setting:</b> '
+            f"{html_lib.escape(message)}</span>"
+        )
 
     def _on_change(self, _change: Mapping[str, Any]) -> None:
         self.redraw()

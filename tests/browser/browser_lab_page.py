@@ -110,8 +110,9 @@ def wait_for(condition, what: str, timeout_s: float, page: Page) -> dict | None:
         if condition(state):
             return state
         if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout_s:.0f} s for {what}; last state: "
-                               f"{_describe(state)}")
+            raise TimeoutError(
+                f"waited {timeout_s:.0f} s for {what}; last state: {_describe(state)}"
+            )
         page.wait_for_timeout(POLL_S * 1000)
 
 
@@ -148,8 +149,12 @@ def click_menu(page: Page, menu: str, item: str) -> None:
 def run_all_cells(page: Page) -> dict:
     """Clear outputs, then Run → Run All Cells; wait until every cell ran or one failed."""
     click_menu(page, "Edit", "Clear Outputs of All Cells")
-    wait_for(lambda s: s is not None and s["pending"] == 0 and s["unexecuted"] == s["nonEmpty"],
-             "outputs and execution counts to clear", 30.0, page)
+    wait_for(
+        lambda s: s is not None and s["pending"] == 0 and s["unexecuted"] == s["nonEmpty"],
+        "outputs and execution counts to clear",
+        30.0,
+        page,
+    )
     click_menu(page, "Run", "Run All Cells")
 
     def finished(state: dict | None) -> bool:
@@ -179,8 +184,10 @@ def wait_for_widgets(page: Page, expected_views: int) -> dict:
             and page.locator(f".{WIDGET_CLASS} img:is(:not([src]), [src=''])").count() == 0
         )
 
-    what = (f"{expected_views} widget view(s) to render (without the ipywidgets lab extension"
-            " JupyterLab shows widgets as text)")
+    what = (
+        f"{expected_views} widget view(s) to render (without the ipywidgets lab extension"
+        " JupyterLab shows widgets as text)"
+    )
     return wait_for(rendered, what, WIDGET_RENDER_TIMEOUT_S, page)
 
 

@@ -71,8 +71,11 @@ def chromium_executable() -> str:
     path = find_chromium()
     if path is None:
         configured = os.environ.get(CHROMIUM_ENV)
-        skip_or_fail(f"{CHROMIUM_ENV}={configured} is not a file" if configured
-                     else "no Chromium found on PATH")
+        skip_or_fail(
+            f"{CHROMIUM_ENV}={configured} is not a file"
+            if configured
+            else "no Chromium found on PATH"
+        )
     return path
 
 

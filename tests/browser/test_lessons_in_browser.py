@@ -76,7 +76,9 @@ def test_lesson_runs_and_its_widgets_respond(
 
         state = lab.wait_for(
             lambda s: s is not None and s["status"] == "idle" and not s["pending"],
-            "the kernel to go idle after the interaction", lab.REDRAW_TIMEOUT_S, page,
+            "the kernel to go idle after the interaction",
+            lab.REDRAW_TIMEOUT_S,
+            page,
         )
         assert not lab.error_outputs(state), lab.error_outputs(state)
         assert not lab.widget_failures(state), lab.widget_failures(state)
@@ -88,7 +90,8 @@ def test_lesson_runs_and_its_widgets_respond(
             f"{notebook.name}: {state['codeCells']} code cells ran, {state['widgetViews']} widget"
             f" view(s) ({expected_views} stored), {len(widgets)} lesson widget(s),"
             f" {len(moved)} control change(s) redrew; seconds: {timings}",
-            *moved, sep="\n  ",
+            *moved,
+            sep="\n  ",
         )
     finally:
         page.screenshot(path=artifacts_dir / f"{notebook.stem}.png")
@@ -135,8 +138,9 @@ def test_server_wants_its_token_and_listens_on_loopback_only(lab_server: LabServ
         assert wrong.status == 403 or "/login" in (wrong.getheader("Location") or ""), (
             f"{path} with a wrong token answered {wrong.status}"
         )
-        assert _get(lab_server, lab_server.url(path).removeprefix(lab_server.base_url)).status \
-            == 200, f"{path} with the token was refused"
+        assert (
+            _get(lab_server, lab_server.url(path).removeprefix(lab_server.base_url)).status == 200
+        ), f"{path} with the token was refused"
 
     status, listing = lab_server.api("GET", "/api/contents")
     assert status == 200

@@ -1,0 +1,209 @@
+"""Probes for lesson 01: who reads which position, measured by derivatives and perturbations.
+
+A sublayer maps a sequence ``x`` of ``T`` token vectors (表示 hidden_states) to ``y``. Its Jacobian
+splits into ``T × T`` blocks ``∂y_i/∂x_j``, each ``hidden × hidden``; the norm of block ``(i, j)``
+says how strongly output position ``i`` depends on input position ``j``. Attention fills the lower
+triangle (causal mixing between positions); the MLP fills only the diagonal (work within one
+position).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import torch
+from torch import Tensor, nn
+
+from ..attention import Block
+from ..minimind import MiniMindConfig
+from ..runtime import seeded
+from ..sizing import count_parameters
+
+__all__ = [
+    "BlockParameterSplit",
+    "SETUP",
+    "Setup",
+    "block_parameter_split",
+    "jacobian_blocks",
+    "per_position_outputs",
+    "sublayer_branches",
+    "tiny_block_and_sequence",
+    "token_perturbation_response",
+]
+
+
+SequenceMap = Callable[[Tensor], Tensor]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Lesson 01's tiny block and sequence, read by the notebook, the widget and the figure."""
+
+    hidden_size: int = 32
+    num_attention_heads: int = 4
+    num_key_value_heads: int = 4
+    seq_len: int = 8
+    seed: int = 0
+
+    def config(self) -> MiniMindConfig:
+        """The ``MiniMindConfig`` of the lesson's block (MiniMind2 FFN width rule)."""
+        return MiniMindConfig(
+            hidden_size=self.hidden_size,
+            num_attention_heads=self.num_attention_heads,
+            num_key_value_heads=self.num_key_value_heads,
+        )
+
+
+SETUP = Setup()
+
+
+def tiny_block_and_sequence(setup: Setup = SETUP) -> tuple[Block, Tensor]:
+    """A seeded ``Block`` in eval mode and one sequence ``(seq_len, hidden_size)``.
+
+    Built under ``seeded(setup.seed)``: the same weights and input every time, and the caller's
+    random state is left as it was.
+    """
+    with seeded(setup.seed):
+        block = Block(setup.config()).eval()
+        x = torch.randn(setup.seq_len, setup.hidden_size)  # (T, h)
+    return block, x
+
+
+def _as_sequence(x: Tensor) -> Tensor:
+    """``(T, H)`` or ``(1, T, H)`` → ``(1, T, H)``; anything else raises ``ValueError``."""
+    if x.dim() == 2:
+        return x.unsqueeze(0)
+    if x.dim() == 3 and x.shape[0] == 1:
+        return x
+    raise ValueError(
+        f"expected one sequence of shape (T, hidden) or (1, T, hidden), got {tuple(x.shape)}"
+    )
+
+
+def sublayer_branches(block: Block) -> dict[str, nn.Module]:
+    """The two residual branches of a pre-norm ``Block``, each with the RMSNorm in front of it.
+
+    ``{"attention": norm → self_attn, "mlp": norm → mlp}``; each maps ``(B, T, H)`` →
+    ``(B, T, H)`` and shares its weights with ``block`` (nothing is copied).
+    """
+    if not isinstance(block, Block):
+        raise ValueError(f"expected a minimind_lab Block, got {type(block).__name__}")
+    return {
+        "attention": nn.Sequential(block.input_layernorm, block.self_attn),
+        "mlp": nn.Sequential(block.post_attention_layernorm, block.mlp),
+    }
+
+
+def jacobian_blocks(module: SequenceMap, x: Tensor) -> Tensor:
+    """The ``(T, T)`` matrix of block norms ``‖∂y_i/∂x_j‖_F`` of ``y = module(x)``.
+
+    ``x``: one sequence, ``(T, H)`` or ``(1, T, H)``; ``module`` maps ``(1, T, H)`` →
+    ``(1, T, H_out)``. Row ``i`` is an output position, column ``j`` an input position. Exact
+    autograd derivatives, so a block that does not depend on its input is exactly zero.
+    """
+    seq = _as_sequence(x).detach()
+    t = seq.shape[1]
+    jac = torch.autograd.functional.jacobian(module, seq, vectorize=True)  # (1,T,Ho,1,T,H)
+    jac = jac.reshape(t, -1, t, seq.shape[-1])  # (T, Ho, T, H)
+    return jac.pow(2).sum(dim=(1, 3)).sqrt()  # (T, T)
+
+
+def token_perturbation_response(
+    module: SequenceMap,
+    x: Tensor,
+    position: int,
+    scale: float = 0.1,
+    seed: int = 0,
+) -> Tensor:
+    """How far each output position moves when only input position ``position`` is nudged.
+
+    Adds a random direction of norm ``scale`` (drawn from ``seed``) to ``x[position]`` and returns
+    ``‖module(x')_i − module(x)_i‖`` for every output position ``i``: shape ``(T,)``. ``x``: one
+    sequence, ``(T, H)`` or ``(1, T, H)``.
+    """
+    seq = _as_sequence(x).detach()
+    t, h = seq.shape[1], seq.shape[2]
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < t:
+        raise ValueError(f"position must be an integer in [0, {t - 1}], got {position!r}")
+    if not scale > 0:
+        raise ValueError(f"scale must be positive, got {scale!r}")
+    generator = torch.Generator().manual_seed(seed)
+    direction = torch.randn(h, generator=generator).to(dtype=seq.dtype, device=seq.device)
+    nudged = seq.clone()
+    nudged[0, position] += scale * direction / direction.norm()
+    with torch.no_grad():
+        moved = module(nudged) - module(seq)  # (1, T, H_out)
+    return moved[0].norm(dim=-1)  # (T,)
+
+
+def per_position_outputs(module: SequenceMap, x: Tensor) -> Tensor:
+    """Apply ``module`` to each position on its own and stack: ``(B, T, H)`` → ``(B, T, H_out)``.
+
+    For a position-wise module (the MLP) this equals ``module(x)``; for attention it does not,
+    because a lone token has no context to attend to.
+    """
+    if x.dim() != 3:
+        raise ValueError(f"expected (batch, seq, hidden), got shape {tuple(x.shape)}")
+    with torch.no_grad():
+        return torch.cat([module(x[:, i : i + 1]) for i in range(x.shape[1])], dim=1)
+
+
+# ------------------------------------------------ where a block's parameters live
+
+
+@dataclass(frozen=True)
+class BlockParameterSplit:
+    """Parameter counts of one block by part, and the MLP's share of the block."""
+
+    hidden_size: int
+    intermediate_size: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    attention: int
+    mlp: int
+    norms: int
+
+    @property
+    def total(self) -> int:
+        """All parameters of the block."""
+        return self.attention + self.mlp + self.norms
+
+    @property
+    def mlp_share(self) -> float:
+        """The MLP's fraction of the block's parameters, in ``[0, 1]``."""
+        return self.mlp / self.total
+
+    @property
+    def attention_share(self) -> float:
+        """Attention's fraction of the block's parameters, in ``[0, 1]``."""
+        return self.attention / self.total
+
+
+def block_parameter_split(
+    config: MiniMindConfig, full_multi_head: bool = False
+) -> BlockParameterSplit:
+    """Build one ``Block`` from ``config`` and count attention, MLP and norm parameters.
+
+    ``full_multi_head=True`` gives every query head its own key/value head
+    (``num_key_value_heads = num_attention_heads``), the original Transformer's attention, for
+    comparison with MiniMind's grouped-query attention. ``config`` is not modified.
+    """
+    if not isinstance(config, MiniMindConfig):
+        raise ValueError(f"expected a MiniMindConfig, got {type(config).__name__}")
+    cfg = replace(config)
+    if full_multi_head:
+        cfg = replace(cfg, num_key_value_heads=cfg.num_attention_heads)
+    block = Block(cfg)
+    norms = count_parameters(block.input_layernorm) + count_parameters(
+        block.post_attention_layernorm
+    )
+    return BlockParameterSplit(
+        hidden_size=cfg.hidden_size,
+        intermediate_size=block.mlp.intermediate_size,
+        num_attention_heads=cfg.num_attention_heads,
+        num_key_value_heads=cfg.num_key_value_heads,
+        attention=count_parameters(block.self_attn),
+        mlp=count_parameters(block.mlp),
+        norms=norms,
+    )

@@ -1,0 +1,301 @@
+"""Lesson 02's experiments: what a stack of layers can do with and without an activation.
+
+Three pieces, all computation (the pictures live in ``plots.collapse``):
+
+* small 2-D classification data sets made in code (XOR, moons, spirals);
+* a grid of 2-D lines pushed through a small fixed network, to see a linear map rotate, scale and
+  shear while an activation (激活函数) folds, bends and cuts;
+* deep stacks trained on a data set with and without an activation, with their accuracy and the
+  decision regions they draw. Training goes through ``minimind_lab.fit``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import torch
+from torch import Tensor, nn
+
+from .._checks import check_positive_int
+from .._threads import one_thread
+from ..activations import get_activation
+from ..runtime import seeded
+from ..train import fit
+
+__all__ = [
+    "DATASET_NAMES",
+    "Dataset2D",
+    "DecisionRegions",
+    "SETUP",
+    "STACK_ACTIVATIONS",
+    "Setup",
+    "StackResult",
+    "WARP_WEIGHTS",
+    "accuracy",
+    "decision_regions",
+    "grid_lines",
+    "line_bend",
+    "make_dataset",
+    "make_stack",
+    "train_stack",
+    "warp_grid",
+    "warp_network",
+]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Lesson 02's data set, stacks and grid, read by the notebook, the widget and the figures."""
+
+    dataset: str = "spirals"
+    n_points: int = 400
+    depth: int = 4
+    width: int = 32
+    steps: int = 400
+    seed: int = 0
+    grid_extent: float = 2.0
+    grid_lines: int = 11
+
+
+SETUP = Setup()
+
+
+DATASET_NAMES: tuple[str, ...] = ("xor", "moons", "spirals")
+#: The activation choices of lesson 02; "none" means no activation between the linear layers.
+STACK_ACTIVATIONS: tuple[str, ...] = ("none", "relu", "gelu", "silu")
+
+
+@dataclass(frozen=True)
+class Dataset2D:
+    """Points ``x``: ``(N, 2)`` float32 and labels ``y``: ``(N,)`` int64 in ``{0, 1}``."""
+
+    name: str
+    x: Tensor
+    y: Tensor
+
+
+def make_dataset(name: str, n: int = 400, noise: float = 0.1, seed: int = 0) -> Dataset2D:
+    """A two-class 2-D data set no straight line separates, drawn from ``seed``.
+
+    ``"xor"``: four Gaussian blobs at (±1, ±1), label = signs differ. ``"moons"``: two interleaved
+    half circles. ``"spirals"``: two interleaved spiral arms. ``n`` points in total (half per
+    class), Gaussian ``noise`` added; coordinates lie roughly in ``[-2, 2]``.
+    """
+    if name not in DATASET_NAMES:
+        raise ValueError(f"unknown data set {name!r}; expected one of: {', '.join(DATASET_NAMES)}")
+    n = check_positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be at least 2 (one point per class), got {n}")
+    if noise < 0:
+        raise ValueError(f"noise must be non-negative, got {noise!r}")
+    g = torch.Generator().manual_seed(seed)
+    half = n // 2
+    labels = torch.cat([torch.zeros(half), torch.ones(n - half)]).long()  # (N,)
+    if name == "xor":
+        corners = torch.randint(0, 2, (n, 2), generator=g) * 2 - 1  # (N, 2) in {-1, 1}
+        corners[:, 1] = torch.where(labels == 1, -corners[:, 0], corners[:, 0])
+        points = corners.float() + noise * 3 * torch.randn(n, 2, generator=g)
+    elif name == "moons":
+        angle = math.pi * torch.rand(n, generator=g)
+        upper = torch.stack([angle.cos(), angle.sin()], dim=1)
+        lower = torch.stack([1 - angle.cos(), 0.5 - angle.sin()], dim=1)
+        points = torch.where(labels[:, None] == 1, lower, upper) - torch.tensor([0.5, 0.25])
+        points = 1.5 * points + noise * torch.randn(n, 2, generator=g)
+    else:  # spirals
+        t = torch.rand(n, generator=g).sqrt() * 3 * math.pi  # sqrt: even density along the arm
+        arm = torch.stack([t * t.cos(), t * t.sin()], dim=1) / (1.5 * math.pi)  # (N, 2)
+        points = torch.where(labels[:, None] == 1, -arm, arm)
+        points = points + noise * torch.randn(n, 2, generator=g)
+    return Dataset2D(name=name, x=points.float(), y=labels)
+
+
+def grid_lines(extent: float = 2.0, n_lines: int = 11, n_points: int = 101) -> Tensor:
+    """Horizontal and vertical lines of a square grid over ``[-extent, extent]²``.
+
+    Returns ``(2 · n_lines, n_points, 2)``: the first ``n_lines`` lines run along x (constant y),
+    the rest along y. Drawing each line after a map shows what the map does to the plane.
+    """
+    check_positive_int("n_lines", n_lines)
+    check_positive_int("n_points", n_points)
+    if not extent > 0:
+        raise ValueError(f"extent must be positive, got {extent!r}")
+    ticks = torch.linspace(-extent, extent, n_lines)  # (L,)
+    along = torch.linspace(-extent, extent, n_points)  # (P,)
+    horizontal = torch.stack(torch.broadcast_tensors(along[None, :], ticks[:, None]), dim=-1)
+    vertical = torch.stack(torch.broadcast_tensors(ticks[:, None], along[None, :]), dim=-1)
+    return torch.cat([horizontal, vertical], dim=0)
+
+
+#: The fixed 2 → 2 → 2 network of the grid pictures: layer 1 shears, rotates by 30° and shifts;
+#: layer 2 mixes the two coordinates. Chosen by hand so every panel stays readable.
+WARP_WEIGHTS: dict[str, tuple[tuple[float, ...], ...]] = {
+    "weight1": (
+        (math.cos(math.pi / 6), 0.6 * math.cos(math.pi / 6) - math.sin(math.pi / 6)),
+        (math.sin(math.pi / 6), 0.6 * math.sin(math.pi / 6) + math.cos(math.pi / 6)),
+    ),
+    "bias1": ((0.4, -0.3),),
+    "weight2": ((1.0, -0.7), (0.5, 1.0)),
+    "bias2": ((0.0, 0.0),),
+}
+
+
+def warp_network(activation: str) -> nn.Sequential:
+    """The fixed network ``Linear(2, 2) → activation → Linear(2, 2)`` of the grid pictures.
+
+    ``activation="none"`` leaves the activation out, so the network is one linear map. The two
+    linear layers are the same for every activation (``WARP_WEIGHTS``), so only the activation
+    differs between the pictures. ``(*, 2)`` → ``(*, 2)``.
+    """
+    act_name = _check_stack_activation(activation)
+    first, second = nn.Linear(2, 2), nn.Linear(2, 2)
+    with torch.no_grad():
+        first.weight.copy_(torch.tensor(WARP_WEIGHTS["weight1"]))
+        first.bias.copy_(torch.tensor(WARP_WEIGHTS["bias1"][0]))
+        second.weight.copy_(torch.tensor(WARP_WEIGHTS["weight2"]))
+        second.bias.copy_(torch.tensor(WARP_WEIGHTS["bias2"][0]))
+    middle = [] if act_name is None else [get_activation(act_name)]
+    return nn.Sequential(first, *middle, second)
+
+
+def warp_grid(lines: Tensor, network: nn.Module) -> Tensor:
+    """Push every point of ``lines`` (``(L, P, 2)``) through ``network``; same shape back."""
+    if lines.dim() != 3 or lines.shape[-1] != 2:
+        raise ValueError(f"lines must have shape (lines, points, 2), got {tuple(lines.shape)}")
+    with torch.no_grad():
+        return network(lines)
+
+
+def line_bend(lines: Tensor) -> Tensor:
+    """How far each drawn line is from straight: ``(L, P, 2)`` → ``(L,)``, in ``[0, 1]``.
+
+    The second singular value of a line's centred points over the first: ``0`` for points on one
+    straight line, larger the more the line bends or folds. A line squashed to a single point
+    (both singular values ``0``) counts as straight.
+    """
+    if lines.dim() != 3 or lines.shape[-1] != 2:
+        raise ValueError(f"lines must have shape (lines, points, 2), got {tuple(lines.shape)}")
+    centred = lines - lines.mean(dim=1, keepdim=True)
+    singular = torch.linalg.svdvals(centred)  # (L, 2), descending
+    return torch.where(singular[:, 0] > 0, singular[:, 1] / singular[:, 0].clamp_min(1e-30), 0.0)
+
+
+def make_stack(activation: str, depth: int = 4, width: int = 32) -> nn.Sequential:
+    """A classifier for 2-D points: ``depth`` hidden Linear layers of ``width``, then Linear(·, 2).
+
+    An activation sits after each hidden Linear; with ``activation="none"`` there is none, and the
+    stack is ``depth + 1`` linear layers that ``collapse_linear`` folds into one.
+    ``(N, 2)`` → ``(N, 2)`` class logits.
+    """
+    check_positive_int("depth", depth)
+    check_positive_int("width", width)
+    act_name = _check_stack_activation(activation)
+    layers: list[nn.Module] = []
+    size = 2
+    for _ in range(depth):
+        layers.append(nn.Linear(size, width))
+        if act_name is not None:
+            layers.append(get_activation(act_name))
+        size = width
+    layers.append(nn.Linear(size, 2))
+    return nn.Sequential(*layers)
+
+
+def accuracy(model: nn.Module, data: Dataset2D) -> float:
+    """Fraction of ``data`` points whose arg-max logit equals the label, in ``[0, 1]``."""
+    with torch.no_grad():
+        return (model(data.x).argmax(dim=-1) == data.y).float().mean().item()
+
+
+@dataclass(frozen=True)
+class StackResult:
+    """One trained classifier: the model, its loss per step and its training accuracy."""
+
+    activation: str
+    model: nn.Module
+    losses: list[float]
+    accuracy: float
+
+
+def train_stack(
+    dataset: str = "spirals",
+    activation: str = "relu",
+    depth: int = 4,
+    width: int = 32,
+    steps: int = 400,
+    lr: float = 0.01,
+    seed: int = 0,
+) -> StackResult:
+    """Train ``make_stack(activation, depth, width)`` on ``make_dataset(dataset, seed=seed)``.
+
+    Full-batch Adam with cross-entropy through ``fit``. ``depth=0`` trains a single
+    ``Linear(2, 2)``: the plain linear classifier (线性分类器). Runs are cached, so asking again
+    for the same arguments (a widget redraw, a test) is instant; each call hands back its own copy
+    of the model, so training or editing it never changes what the next caller gets. The caller's
+    global RNG is left as it was.
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+    check_positive_int("steps", steps)
+    cached = _trained_stack(dataset, activation, depth, width, steps, float(lr), seed)
+    return replace(cached, model=copy.deepcopy(cached.model), losses=list(cached.losses))
+
+
+@lru_cache(maxsize=64)
+def _trained_stack(
+    dataset: str, activation: str, depth: int, width: int, steps: int, lr: float, seed: int
+) -> StackResult:
+    data = make_dataset(dataset, seed=seed)
+    with seeded(seed):
+        if depth == 0:
+            model: nn.Module = nn.Linear(2, 2)
+        else:
+            model = make_stack(activation, depth=depth, width=width)
+    # Matrices this small gain nothing from intra-op threads, and on a busy machine the
+    # threads' hand-offs can cost ten times the arithmetic.
+    with one_thread():
+        losses = fit(model, data.x, data.y, loss="cross_entropy", steps=steps, lr=lr)
+    return StackResult(activation, model, losses, accuracy(model, data))
+
+
+@dataclass(frozen=True)
+class DecisionRegions:
+    """A classifier evaluated on a square grid: ``xs``/``ys``: ``(R,)``, ``prob``: ``(R, R)``.
+
+    ``prob[r, c]`` is the probability of class 1 at the point ``(xs[c], ys[r])``.
+    """
+
+    xs: Tensor
+    ys: Tensor
+    prob: Tensor
+
+
+def decision_regions(
+    model: nn.Module, extent: float = 2.5, resolution: int = 120
+) -> DecisionRegions:
+    """Evaluate ``model`` (``(N, 2)`` → ``(N, 2)`` logits) on a ``resolution²`` grid.
+
+    The grid is made on the model's device and in its dtype; results stay there.
+    """
+    check_positive_int("resolution", resolution)
+    if not extent > 0:
+        raise ValueError(f"extent must be positive, got {extent!r}")
+    first = next(model.parameters(), None)  # evaluate where the model lives, in its dtype
+    axis = torch.linspace(-extent, extent, resolution)
+    if first is not None:
+        axis = axis.to(device=first.device, dtype=first.dtype)
+    yy, xx = torch.meshgrid(axis, axis, indexing="ij")
+    points = torch.stack([xx.reshape(-1), yy.reshape(-1)], dim=1)  # (R², 2)
+    with torch.no_grad():
+        prob = model(points).softmax(dim=-1)[:, 1].reshape(resolution, resolution)
+    return DecisionRegions(xs=axis, ys=axis, prob=prob)
+
+
+def _check_stack_activation(activation: str) -> str | None:
+    """``None`` for "none"; the registry name otherwise (``ValueError`` if unknown)."""
+    if activation == "none":
+        return None
+    get_activation(activation)  # raises ValueError naming the valid names
+    return activation

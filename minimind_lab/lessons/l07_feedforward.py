@@ -1,0 +1,111 @@
+"""Watching a forward pass: every intermediate tensor of a module, captured with forward hooks.
+
+PyTorch calls a forward hook after each submodule runs and hands it the submodule's input and
+output. ``capture_intermediates`` registers such hooks on the leaf submodules (the ones with no
+children: ``Linear``, the activation, ``Dropout``), runs the module once, and removes the hooks
+again, also when the forward pass raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+from torch.utils.hooks import RemovableHandle
+
+__all__ = [
+    "Intermediate",
+    "SETUP",
+    "Setup",
+    "capture_intermediates",
+    "intermediates_by_name",
+]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Lesson 07's widget pass: how many tokens, which seeds, when a gate counts as closed."""
+
+    n_tokens: int = 16
+    weight_seed: int = 0
+    input_seed: int = 1
+    closed_below: float = 0.05
+
+
+SETUP = Setup()
+
+
+@dataclass(frozen=True)
+class Intermediate:
+    """One tensor seen during a forward pass, detached from the graph.
+
+    ``tensor`` shares storage with the pass (an in-place module run later can change it).
+    ``name`` is the submodule's name (``"gate_proj"``); ``"<name>:in"`` marks an input that no
+    earlier entry produced (for ``FeedForward``, ``"down_proj:in"`` is the gate·up product);
+    ``"input"`` is the tensor passed to the module. ``shape`` is ``tuple(tensor.shape)``.
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    tensor: Tensor
+
+
+def capture_intermediates(module: nn.Module, x: Tensor) -> list[Intermediate]:
+    """Run ``module(x)`` under ``torch.no_grad()`` and return every tensor it made, in call order.
+
+    The list starts with ``"input"`` (``x``), then for each leaf submodule call: its input when no
+    earlier entry holds that tensor (``"<name>:in"``), then its output (``"<name>"``). A submodule
+    called twice appears as ``"<name>#2"`` the second time. Last comes ``"output"``, the module's
+    own output, unless the last leaf already returned that very tensor (as ``FeedForward``'s
+    ``dropout`` does). Hooks are removed before returning, also when the forward pass raises.
+    """
+    if not isinstance(module, nn.Module):
+        raise ValueError(f"module must be a torch.nn.Module, got {type(module).__name__}")
+    if not isinstance(x, Tensor):
+        raise ValueError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    captured: list[Intermediate] = [Intermediate("input", tuple(x.shape), x.detach())]
+    seen: dict[int, Tensor] = {id(x): x}  # holding the tensors keeps their ids from being reused
+    calls: dict[str, int] = {}
+
+    def record(name: str, tensor: object) -> None:
+        if isinstance(tensor, Tensor):
+            captured.append(Intermediate(name, tuple(tensor.shape), tensor.detach()))
+            seen[id(tensor)] = tensor
+
+    def make_hook(name: str) -> Callable[[nn.Module, tuple[object, ...], object], None]:
+        def hook(_module: nn.Module, args: tuple[object, ...], output: object) -> None:
+            calls[name] = calls.get(name, 0) + 1
+            label = name if calls[name] == 1 else f"{name}#{calls[name]}"
+            first = args[0] if args else None
+            if isinstance(first, Tensor) and id(first) not in seen:
+                record(f"{label}:in", first)
+            record(label, output)
+
+        return hook
+
+    leaves = [
+        (name, sub)
+        for name, sub in module.named_modules()
+        if name and next(sub.children(), None) is None
+    ]
+    if not leaves:  # a leaf module itself: watch it directly
+        leaves = [(type(module).__name__, module)]
+    handles: list[RemovableHandle] = []
+    try:
+        for name, sub in leaves:
+            handles.append(sub.register_forward_hook(make_hook(name)))
+        with torch.no_grad():
+            output = module(x)
+        if isinstance(output, Tensor) and id(output) not in seen:
+            record("output", output)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return captured
+
+
+def intermediates_by_name(intermediates: list[Intermediate]) -> dict[str, Tensor]:
+    """The captured tensors keyed by name, for lookups like ``d["act_fn"]``."""
+    return {item.name: item.tensor for item in intermediates}

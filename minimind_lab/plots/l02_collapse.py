@@ -1,0 +1,216 @@
+"""Lesson 02's pictures: a grid warped by a network, decision regions, loss curves, rank.
+
+Each function takes computed results (from ``minimind_lab.collapse``) and returns a ``Figure``;
+the multi-panel ones accept ``axes`` to draw into an existing figure (the widget does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from torch import Tensor
+
+from ..lessons.l02_collapse import Dataset2D, DecisionRegions
+from .style import DIVERGING_CMAP, PALETTE, axes_or_new, finish, new_figure, series_style
+
+__all__ = [
+    "draw_decision_regions",
+    "draw_warped_grid",
+    "plot_decision_regions",
+    "plot_loss_curves",
+    "plot_rank_vs_width",
+    "plot_warped_grids",
+]
+
+
+_LINE_COLORS = (PALETTE[0], PALETTE[4])  # lines along x, lines along y
+_CLASS_COLORS = (PALETTE[1], PALETTE[3])  # class 0, class 1 (match the PuOr ends)
+_CLASS_MARKERS = ("o", "^")
+
+
+def _axes_for(count: int, axes: Sequence[Axes] | None, panel: tuple[float, float]):
+    if axes is None:
+        fig, axes = new_figure(1, count, panel_size=panel)
+        fig.set_layout_engine("compressed")  # square panels: keeps titles inside the figure
+        return fig, axes
+    axes = list(axes)
+    if len(axes) != count:
+        raise ValueError(f"need {count} axes, one per panel, got {len(axes)}")
+    return axes[0].figure, axes
+
+
+def _display_name(name: str) -> str:
+    return "no activation (linear)" if name == "none" else name
+
+
+def draw_warped_grid(ax: Axes, lines: Tensor, title: str | None = None) -> Axes:
+    """Draw ``lines`` (``(2L, P, 2)``, from ``grid_lines``/``warp_grid``) on ``ax``.
+
+    The first half (lines that ran along x) is blue, the second half (along y) vermillion, so a
+    fold or a cut shows as lines of one colour crossing or piling up.
+    """
+    if lines.dim() != 3 or lines.shape[-1] != 2:
+        raise ValueError(f"lines must have shape (lines, points, 2), got {tuple(lines.shape)}")
+    half = lines.shape[0] // 2
+    data = lines.detach().cpu().float()
+    for k, line in enumerate(data):
+        ax.plot(line[:, 0], line[:, 1], color=_LINE_COLORS[k >= half], linewidth=0.9, alpha=0.85)
+    ax.set_aspect("equal", adjustable="datalim")
+    finish(ax, title=title, xlabel="first coordinate", ylabel="second coordinate")
+    return ax
+
+
+def plot_warped_grids(
+    grids: Mapping[str, Tensor],
+    axes: Sequence[Axes] | None = None,
+    title: str | None = "A linear map keeps lines straight; ReLU cuts the grid, GELU and SiLU "
+    "bend and fold it",
+) -> Figure:
+    """One panel per entry of ``grids`` (name → warped lines ``(2L, P, 2)``), left to right.
+
+    Names are activation names ("none" reads as "no activation (linear)") or any label, e.g.
+    "input grid" for the lines before the map. ``title`` goes above all panels.
+    """
+    if not grids:
+        raise ValueError("grids is empty; expected at least one name → lines entry")
+    fig, axes = _axes_for(len(grids), axes, (3.2, 3.2))
+    for ax, (name, lines) in zip(axes, grids.items(), strict=True):
+        draw_warped_grid(ax, lines, title=_display_name(name))
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def draw_decision_regions(
+    ax: Axes,
+    regions: DecisionRegions,
+    data: Dataset2D,
+    title: str | None = None,
+) -> Axes:
+    """Class-1 probability as a background image, the 0.5 boundary, and the data points."""
+    prob = regions.prob.detach().cpu().float().numpy()
+    xs, ys = regions.xs.cpu(), regions.ys.cpu()
+    extent = (float(xs[0]), float(xs[-1]), float(ys[0]), float(ys[-1]))
+    ax.imshow(
+        prob,
+        origin="lower",
+        extent=extent,
+        cmap=DIVERGING_CMAP,
+        vmin=0,
+        vmax=1,
+        alpha=0.35,
+        interpolation="bilinear",
+        aspect="auto",
+    )
+    if prob.min() < 0.5 < prob.max():
+        ax.contour(xs.numpy(), ys.numpy(), prob, levels=[0.5], colors="black", linewidths=1.0)
+    points = data.x.cpu()
+    for label in (0, 1):
+        mask = data.y.cpu() == label
+        ax.scatter(
+            points[mask, 0],
+            points[mask, 1],
+            s=9,
+            color=_CLASS_COLORS[label],
+            marker=_CLASS_MARKERS[label],
+            edgecolors="black",
+            linewidths=0.3,
+            label=f"class {label}",
+        )
+    ax.set_xlim(extent[0], extent[1])
+    ax.set_ylim(extent[2], extent[3])
+    ax.set_aspect("equal")
+    finish(ax, title=title, xlabel="x₁", ylabel="x₂", grid=False)
+    return ax
+
+
+def plot_decision_regions(
+    regions: Mapping[str, DecisionRegions],
+    data: Dataset2D,
+    accuracies: Mapping[str, float] | None = None,
+    axes: Sequence[Axes] | None = None,
+    title: str | None = "Without an activation the boundary is one straight line; with one it "
+    "winds between the arms",
+) -> Figure:
+    """One panel per trained model (name → ``decision_regions`` result), over the same ``data``.
+
+    ``accuracies`` (name → fraction) goes into each panel's title when given; ``title`` above all
+    panels.
+    """
+    if not regions:
+        raise ValueError("regions is empty; expected at least one name → DecisionRegions entry")
+    fig, axes = _axes_for(len(regions), axes, (3.2, 3.2))
+    for ax, (name, region) in zip(axes, regions.items(), strict=True):
+        panel_title = _display_name(name)
+        if accuracies is not None and name in accuracies:
+            panel_title = f"{panel_title}: {accuracies[name]:.0%} correct"
+        draw_decision_regions(ax, region, data, title=panel_title)
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def plot_loss_curves(losses: Mapping[str, Sequence[float]], ax: Axes | None = None) -> Figure:
+    """Training loss per step, one line per name (activation), on a log scale."""
+    if not losses:
+        raise ValueError("losses is empty; expected at least one name → loss history entry")
+    fig, ax = axes_or_new(ax, (5.5, 3.4))
+    for name, history in losses.items():
+        style = series_style(name)
+        ax.plot(
+            range(1, len(history) + 1),
+            list(history),
+            color=style["color"],
+            linestyle=style["linestyle"],
+            label=_display_name(name),
+        )
+    ax.set_yscale("log")
+    finish(
+        ax,
+        title="Without an activation the loss stalls; with one it keeps falling",
+        xlabel="training step",
+        ylabel="cross-entropy loss",
+        legend=True,
+    )
+    return fig
+
+
+def plot_rank_vs_width(
+    widths: Sequence[int], ranks: Sequence[int], hidden_size: int, ax: Axes | None = None
+) -> Figure:
+    """Rank of the collapsed ``hidden → width → hidden`` map against ``width``, with min(h, m)."""
+    if len(widths) != len(ranks) or not widths:
+        raise ValueError(
+            f"widths and ranks must be non-empty and equally long, got "
+            f"{len(widths)} and {len(ranks)}"
+        )
+    fig, ax = axes_or_new(ax, (5.0, 3.4))
+    ax.plot(
+        widths,
+        [min(hidden_size, w) for w in widths],
+        color="0.5",
+        linestyle="--",
+        label=f"min(h, m), h = {hidden_size}",
+    )
+    style = series_style(0)
+    ax.plot(
+        widths,
+        list(ranks),
+        color=style["color"],
+        marker=style["marker"],
+        linestyle="none",
+        label="measured rank",
+    )
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(list(widths), [str(w) for w in widths])
+    ax.minorticks_off()
+    finish(
+        ax,
+        title=f"Wider than h = {hidden_size} adds no rank",
+        xlabel="width m (log scale)",
+        ylabel="rank of W₂·W₁",
+        legend=True,
+    )
+    return fig

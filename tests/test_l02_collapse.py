@@ -1,0 +1,157 @@
+"""Lesson 02: data sets, grid warping, linear vs nonlinear stacks, plots and the widget."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from matplotlib.figure import Figure
+from torch import nn
+
+import minimind_lab as ml
+from minimind_lab.lessons import l02
+from minimind_lab.widgets import WIDGET_REGISTRY
+
+
+@pytest.mark.parametrize("name", l02.DATASET_NAMES)
+def test_datasets_are_seeded_balanced_and_bounded(name: str) -> None:
+    data = l02.make_dataset(name, n=200, seed=3)
+    again = l02.make_dataset(name, n=200, seed=3)
+    other = l02.make_dataset(name, n=200, seed=4)
+    assert data.x.shape == (200, 2) and data.y.shape == (200,)
+    assert data.x.dtype == torch.float32 and data.y.dtype == torch.int64
+    assert data.y.bincount().tolist() == [100, 100]
+    assert torch.equal(data.x, again.x) and not torch.equal(data.x, other.x)
+    assert data.x.abs().max() < 3.0
+
+
+def test_dataset_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="circles"):
+        l02.make_dataset("circles")
+    with pytest.raises(ValueError, match="noise"):
+        l02.make_dataset("xor", noise=-1.0)
+
+
+def test_grid_lines_shape_and_extent() -> None:
+    lines = l02.grid_lines(extent=1.5, n_lines=5, n_points=7)
+    assert lines.shape == (10, 7, 2)
+    assert lines[:5, :, 1].std(dim=1).max() == 0  # first half: constant y
+    assert lines[5:, :, 0].std(dim=1).max() == 0  # second half: constant x
+    assert lines.abs().max() == 1.5
+
+
+def test_linear_warp_keeps_lines_straight_activations_bend_them() -> None:
+    lines = l02.grid_lines()
+    bend = {
+        act: l02.line_bend(l02.warp_grid(lines, l02.warp_network(act)))
+        for act in l02.STACK_ACTIVATIONS
+    }
+    assert bend["none"].max() < 1e-4
+    for act in ("relu", "gelu", "silu"):
+        assert (bend[act] > 0.01).sum() >= 5, act
+    # The "none" network is one linear map: collapse_linear reproduces it.
+    net = l02.warp_network("none")
+    assert torch.allclose(ml.collapse_linear(net)(lines), net(lines), atol=1e-5)
+
+
+def test_line_bend_of_known_shapes() -> None:
+    t = torch.linspace(-1, 1, 50)
+    straight = torch.stack([t, 2 * t + 1], dim=-1)
+    parabola = torch.stack([t, t * t], dim=-1)
+    point = torch.zeros(50, 2)
+    bend = l02.line_bend(torch.stack([straight, parabola, point]))
+    assert bend[0] < 1e-5 and bend[1] > 0.1 and bend[2] == 0
+
+
+def test_make_stack_structure() -> None:
+    linear = l02.make_stack("none", depth=3, width=8)
+    assert all(isinstance(m, nn.Linear) for m in linear) and len(linear) == 4
+    relu = l02.make_stack("relu", depth=3, width=8)
+    assert len(relu) == 7 and isinstance(relu[1], nn.ReLU)
+    with pytest.raises(ValueError, match="unknown activation"):
+        l02.make_stack("softsign")
+
+
+def test_linear_stack_stalls_nonlinear_stacks_fit_spirals() -> None:
+    linear = l02.train_stack("spirals", depth=0)
+    results = {act: l02.train_stack("spirals", act) for act in l02.STACK_ACTIVATIONS}
+    assert linear.accuracy < 0.75
+    assert abs(results["none"].accuracy - linear.accuracy) <= 0.02
+    for act in ("relu", "gelu", "silu"):
+        assert results[act].accuracy >= 0.95, act
+        assert results[act].losses[-1] < 0.1 * results["none"].losses[-1]
+    # The trained linear stack is one linear classifier in disguise.
+    data = l02.make_dataset("spirals")
+    merged = ml.collapse_linear(results["none"].model)
+    with torch.no_grad():
+        assert torch.allclose(merged(data.x), results["none"].model(data.x), atol=1e-4)
+    # Cached, but every caller gets its own model: editing one leaves the next untouched.
+    again = l02.train_stack("spirals", "relu")
+    assert again.model is not results["relu"].model and again.accuracy == results["relu"].accuracy
+    with torch.no_grad():
+        for parameter in results["relu"].model.parameters():
+            parameter.zero_()
+    fresh = l02.train_stack("spirals", "relu")
+    assert all(p.abs().sum() > 0 for p in fresh.model.parameters())
+    assert torch.equal(fresh.model(data.x), again.model(data.x))
+
+
+def test_cached_training_leaves_the_callers_random_state_alone() -> None:
+    l02.train_stack("xor", "relu", depth=2, width=8, steps=5, seed=3)  # fill the cache
+    for _ in range(2):  # once computing (new seed), once from the cache
+        torch.manual_seed(123)
+        expected = torch.rand(3)
+        torch.manual_seed(123)
+        l02.train_stack("xor", "gelu", depth=2, width=8, steps=5, seed=4)
+        assert torch.equal(torch.rand(3), expected)
+
+
+def test_decision_regions_shape_and_range() -> None:
+    model = l02.train_stack("spirals", "relu").model
+    regions = l02.decision_regions(model, extent=2.0, resolution=30)
+    assert regions.xs.shape == regions.ys.shape == (30,)
+    assert regions.prob.shape == (30, 30)
+    assert 0 <= regions.prob.min() and regions.prob.max() <= 1
+    # Pixel (r, c) is the model at (xs[c], ys[r]).
+    with torch.no_grad():
+        p = model(torch.tensor([[regions.xs[4], regions.ys[20]]])).softmax(-1)[0, 1]
+    assert torch.allclose(regions.prob[20, 4], p, atol=1e-6)
+
+
+def _assert_labeled(fig: Figure, panels: int) -> None:
+    assert isinstance(fig, Figure)
+    assert len(fig.axes) == panels
+    for ax in fig.axes:
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def test_plots_return_labeled_figures() -> None:
+    lines = l02.grid_lines(n_lines=5, n_points=11)
+    grids = {"input grid": lines, "relu": l02.warp_grid(lines, l02.warp_network("relu"))}
+    _assert_labeled(l02.plot_warped_grids(grids), 2)
+    data = l02.make_dataset("spirals")
+    result = l02.train_stack("spirals", "relu")
+    regions = {"relu": l02.decision_regions(result.model, resolution=20)}
+    fig = l02.plot_decision_regions(regions, data, {"relu": result.accuracy})
+    _assert_labeled(fig, 1)
+    assert "100% correct" in fig.axes[0].get_title()
+    _assert_labeled(l02.plot_loss_curves({"relu": result.losses}), 1)
+    _assert_labeled(l02.plot_rank_vs_width([1, 2, 4], [1, 2, 2], hidden_size=2), 1)
+    with pytest.raises(ValueError, match="empty"):
+        l02.plot_warped_grids({})
+
+
+def test_collapse_widget_switches_activation_without_training() -> None:
+    lesson, builder = WIDGET_REGISTRY["activation_warps_the_plane"]
+    assert lesson == "02"
+    plot = builder()
+    assert plot.controls["activation"].options == l02.STACK_ACTIVATIONS
+    image, text = plot.image.value, plot.text.value
+    assert "<b>relu</b>: training accuracy 1.000" in text
+
+    fits_before = ml.fit_call_count()
+    plot.controls["activation"].value = "none"
+    assert ml.fit_call_count() == fits_before, "the widget trained during a redraw"
+    assert plot.redraw_count == 2 and plot.image.value != image
+    linear = l02.train_stack("spirals", depth=0).accuracy
+    assert f"<b>no activation</b>: training accuracy {linear:.3f}" in plot.text.value
+    assert f"linear classifier reaches {linear:.3f}" in plot.text.value

@@ -1,0 +1,142 @@
+"""Lesson 07's machinery: forward-hook capture, the FeedForward plots and the widget."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from matplotlib.figure import Figure
+from torch import nn
+
+import minimind_lab as ml
+from minimind_lab.lessons import l07
+from minimind_lab.widgets import WIDGET_REGISTRY
+
+H = 32
+
+
+def _ff(**kwargs: object) -> ml.FeedForward:
+    torch.manual_seed(0)
+    return ml.FeedForward(ml.MiniMindConfig(hidden_size=H, **kwargs)).eval()
+
+
+def test_capture_lists_every_tensor_of_a_pass_in_order(generator: torch.Generator) -> None:
+    ff = _ff()
+    m = ff.intermediate_size
+    x = torch.randn(2, 5, H, generator=generator)
+    captured = l07.capture_intermediates(ff, x)
+    assert [(c.name, c.shape) for c in captured] == [
+        ("input", (2, 5, H)),
+        ("gate_proj", (2, 5, m)),
+        ("act_fn", (2, 5, m)),
+        ("up_proj", (2, 5, m)),
+        ("down_proj:in", (2, 5, m)),
+        ("down_proj", (2, 5, H)),
+        ("dropout", (2, 5, H)),
+    ]
+    parts = l07.intermediates_by_name(captured)
+    wg, wu = ff.gate_proj.weight, ff.up_proj.weight
+    torch.testing.assert_close(parts["act_fn"], F.silu(x @ wg.T))
+    torch.testing.assert_close(parts["up_proj"], x @ wu.T)
+    torch.testing.assert_close(parts["down_proj:in"], parts["act_fn"] * parts["up_proj"])
+    torch.testing.assert_close(parts["dropout"], ff(x))
+    assert all(not c.tensor.requires_grad for c in captured)
+
+
+def test_hooks_are_removed_afterwards_even_on_error() -> None:
+    ff = _ff()
+    l07.capture_intermediates(ff, torch.randn(3, H))
+    assert all(not sub._forward_hooks for sub in ff.modules())
+    with pytest.raises(ValueError, match="last dimension must equal hidden_size"):
+        l07.capture_intermediates(ff, torch.randn(3, H + 1))
+    assert all(not sub._forward_hooks for sub in ff.modules())
+
+
+class _Boom(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = nn.Linear(4, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.first(x)
+        raise RuntimeError("boom")
+
+
+def test_hooks_are_removed_when_the_forward_raises_midway() -> None:
+    module = _Boom()
+    with pytest.raises(RuntimeError, match="boom"):
+        l07.capture_intermediates(module, torch.randn(2, 4))
+    assert not module.first._forward_hooks
+
+
+def test_capture_handles_repeated_calls_moe_output_and_leaf_modules() -> None:
+    shared = nn.Linear(3, 3)
+    twice = nn.Sequential(shared, nn.ReLU(), shared)
+    names = [c.name for c in l07.capture_intermediates(twice, torch.randn(2, 3))]
+    assert names == ["input", "0", "1", "0#2"]  # one Linear registered under its first name
+    torch.manual_seed(0)
+    moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=H), num_experts=2, top_k=1)
+    captured = l07.capture_intermediates(moe, torch.randn(6, H))
+    assert captured[1].name == "gate" and captured[1].shape == (6, 2)
+    assert captured[-1].name == "output" and captured[-1].shape == (6, H)
+    leaf = l07.capture_intermediates(nn.Linear(3, 5), torch.randn(2, 3))
+    assert [(c.name, c.shape) for c in leaf] == [("input", (2, 3)), ("Linear", (2, 5))]
+
+
+def test_capture_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="module must be a torch.nn.Module"):
+        l07.capture_intermediates(lambda x: x, torch.zeros(1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="x must be a torch.Tensor"):
+        l07.capture_intermediates(_ff(), [0.0] * H)  # type: ignore[arg-type]
+
+
+def test_plots_return_figures_and_reject_bad_input(generator: torch.Generator) -> None:
+    captured = l07.capture_intermediates(_ff(), torch.randn(4, H, generator=generator))
+    fig = l07.plot_intermediate_widths(captured)
+    assert isinstance(fig, Figure)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()][:2] == ["input", "gate_proj"]
+    parts = l07.intermediates_by_name(captured)
+    fig = l07.plot_gate_up_product(parts["act_fn"], parts["up_proj"], parts["down_proj:in"])
+    assert isinstance(fig, Figure) and len(fig.axes) == 6  # three heatmaps + colorbars
+    fig = l07.plot_gate_up_product(
+        parts["act_fn"], parts["up_proj"], parts["down_proj:in"], colorbar=False, max_features=8
+    )
+    assert len(fig.axes) == 3 and fig.axes[0].images[0].get_array().shape == (4, 8)
+    fig = l07.plot_gate_up_product(
+        parts["act_fn"], parts["up_proj"], parts["down_proj:in"], colorbar=False, show_up=False
+    )
+    assert [ax.get_title() for ax in fig.axes] == ["act(gate_proj(x))", "act(gate) · up"]
+    with pytest.raises(ValueError, match="must share one shape"):
+        l07.plot_gate_up_product(parts["act_fn"], parts["up_proj"], parts["input"])
+    with pytest.raises(ValueError, match="intermediates is empty"):
+        l07.plot_intermediate_widths([])
+
+
+def test_widget_is_registered_and_redraws_with_the_right_numbers() -> None:
+    assert WIDGET_REGISTRY["feedforward_forward"][0] == "07"
+    widget = WIDGET_REGISTRY["feedforward_forward"][1]()
+    assert "m = 1408" in widget.text.value and "2,162,688 = 3·512·1408" in widget.text.value
+    image, count = widget.image.value, widget.redraw_count
+    widget.controls["hidden_size"].value = 768
+    assert widget.redraw_count == count + 1 and widget.image.value != image
+    assert "m = 2048" in widget.text.value and f"{3 * 768 * 2048:,}" in widget.text.value
+    widget.controls["act"].value = "relu"
+    assert "hidden_act='relu'" in widget.text.value and "max(0, x)" in widget.text.value
+
+
+def test_relu_gates_close_about_half_the_features() -> None:
+    _, html = l07.draw_feedforward(256, "relu")
+    closed = float(html.split("&lt; 0.05): ")[1].rstrip("%")) / 100
+    assert 0.45 < closed < 0.65  # ReLU zeroes every negative pre-activation
+    _, html = l07.draw_feedforward(256, "sigmoid")
+    assert html.endswith("0.0%")  # σ stays far from 0 for these small pre-activations
+
+
+def test_widget_refuses_a_non_integer_hidden_size_with_a_message() -> None:
+    plot = WIDGET_REGISTRY["feedforward_forward"][1]()
+    with pytest.raises(ValueError, match="hidden_size must be an integer from 1 to 4096, got 64.5"):
+        l07.draw_feedforward(64.5, "silu")
+    plot.draw = lambda **values: l07.draw_feedforward(values["hidden_size"] + 0.5, values["act"])
+    plot.redraw()
+    assert plot.last_error.startswith("hidden_size must be an integer")
+    assert "Cannot draw this setting" in plot.text.value
