@@ -9,6 +9,7 @@ browser or a kernel.
 
 from __future__ import annotations
 
+import base64
 import gc
 import html as html_lib
 import io
@@ -167,4 +168,14 @@ class InteractivePlot:
         self.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        return self.ui._repr_mimebundle_(**kwargs)
+        """The live widget, plus a PNG of the current picture for viewers without a kernel.
+
+        JupyterLab with a kernel renders the widget; GitHub and nbviewer have no widget state
+        and fall back to the ``image/png``, so a stored lesson shows the widget's first picture
+        instead of ``VBox(...)``.
+        """
+        bundle = self.ui._repr_mimebundle_(**kwargs)
+        if bundle is not None and self.image.value:
+            bundle = dict(bundle)
+            bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        return bundle
