@@ -14,7 +14,9 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
     For ``y = W2(W1 x + b1) + b2`` that is ``W = W2·W1`` and ``b = W2·b1 + b2``; longer stacks fold
     the same way. Layers may have biases or not; the result has a bias when any layer had one.
     Shapes: ``(*, in_features of the first)`` → ``(*, out_features of the last)``. Accepts an
-    ``nn.Sequential`` too; anything other than ``nn.Linear`` raises ``ValueError``.
+    ``nn.Sequential`` too. Anything but a plain ``nn.Linear`` (another module, a subclass with its
+    own ``forward``, a layer with forward hooks) raises ``ValueError``, since folding it as affine
+    would give a wrong map.
     """
     stack = list(layers)
     if not stack:
@@ -24,6 +26,18 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
             raise ValueError(
                 f"layer {i} is {type(layer).__name__}; collapse_linear expects only nn.Linear "
                 "(an activation between layers is exactly what stops the collapse)"
+            )
+        if type(layer).forward is not nn.Linear.forward:
+            # A subclass that computes something else than x·Wᵀ + b (a scale, a mask, a
+            # nonlinearity) would be folded as if it were affine: a wrong map, silently.
+            raise ValueError(
+                f"layer {i} is {type(layer).__name__}, an nn.Linear subclass with its own "
+                "forward; collapse_linear can only fold layers that compute x·Wᵀ + b"
+            )
+        if layer._forward_hooks or layer._forward_pre_hooks:
+            raise ValueError(
+                f"layer {i} has forward hooks, which may change what it computes; remove them "
+                "before collapsing"
             )
     for i, (before, after) in enumerate(zip(stack, stack[1:], strict=False)):
         if before.out_features != after.in_features:

@@ -52,3 +52,23 @@ def test_mismatched_widths_and_empty_stack_are_refused() -> None:
         ml.collapse_linear([nn.Linear(3, 4), nn.Linear(5, 2)])
     with pytest.raises(ValueError, match="at least one"):
         ml.collapse_linear([])
+
+
+def test_a_linear_subclass_with_its_own_forward_is_refused() -> None:
+    """Old behaviour: it was folded as if it computed x·Wᵀ + b, a wrong map returned silently."""
+
+    class ScaledLinear(nn.Linear):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return 2.0 * super().forward(x)
+
+    class NamedLinear(nn.Linear):  # a subclass that only adds a name still folds
+        pass
+
+    with pytest.raises(ValueError, match="layer 1 is ScaledLinear, an nn.Linear subclass"):
+        ml.collapse_linear([nn.Linear(3, 4), ScaledLinear(4, 2)])
+    merged = ml.collapse_linear([NamedLinear(3, 4), nn.Linear(4, 2)])
+    assert merged.weight.shape == (2, 3)
+    hooked = nn.Linear(3, 3)
+    hooked.register_forward_hook(lambda module, args, out: out * 0)
+    with pytest.raises(ValueError, match="layer 0 has forward hooks"):
+        ml.collapse_linear([hooked])
