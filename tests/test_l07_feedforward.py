@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipywidgets
 import pytest
 import torch
 import torch.nn.functional as F
@@ -10,7 +11,7 @@ from torch import nn
 
 import minimind_lab as ml
 from minimind_lab.lessons import l07
-from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets import WIDGET_REGISTRY, InteractivePlot
 
 H = 32
 
@@ -133,10 +134,14 @@ def test_relu_gates_close_about_half_the_features() -> None:
 
 
 def test_widget_refuses_a_non_integer_hidden_size_with_a_message() -> None:
-    plot = WIDGET_REGISTRY["feedforward_forward"][1]()
     with pytest.raises(ValueError, match="hidden_size must be an integer from 1 to 4096, got 64.5"):
         l07.draw_feedforward(64.5, "silu")
-    plot.draw = lambda **values: l07.draw_feedforward(values["hidden_size"] + 0.5, values["act"])
-    plot.redraw()
-    assert plot.last_error.startswith("hidden_size must be an integer")
-    assert "Cannot draw this setting" in plot.text.value
+    # The same draw behind a control that can hold 64.5: the widget shows the message.
+    controls = {
+        "hidden_size": ipywidgets.FloatSlider(value=64.0, min=32.0, max=128.0, step=0.5),
+        "act": ipywidgets.Dropdown(options=["silu"], value="silu"),
+    }
+    plot = InteractivePlot(controls, l07.draw_feedforward)
+    assert plot.last_error == "hidden_size must be an integer from 1 to 4096, got 64.0"
+    plot.controls["hidden_size"].value = 64.5
+    assert plot.last_error.endswith("got 64.5") and "Cannot draw this setting" in plot.text.value

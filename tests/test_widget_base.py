@@ -55,3 +55,19 @@ def test_every_lesson_widget_is_registered_with_its_lesson() -> None:
     registry = all_widgets()
     assert len(registry) >= 9
     assert {lesson for lesson, _ in registry.values()} >= {"01", "02", "03", "04", "05", "06"}
+
+
+def test_a_revisited_value_shows_the_stored_frame_without_drawing() -> None:
+    calls: list[int] = []
+
+    def counting_draw(n: int):
+        calls.append(n)
+        return _draw(n)
+
+    plot = InteractivePlot({"n": widgets.IntSlider(value=2, min=1, max=5)}, counting_draw)
+    first = plot.image.value
+    plot.controls["n"].value = 3
+    plot.controls["n"].value = 2  # back: from the frame cache
+    assert calls == [2, 3] and plot.image.value == first and plot.redraw_count == 3
+    assert [t.cached for t in plot.timings] == [False, False, True]
+    assert all(t.draw > 0 and t.png > 0 for t in list(plot.timings)[:2])

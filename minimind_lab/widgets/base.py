@@ -13,7 +13,10 @@ import base64
 import gc
 import html as html_lib
 import io
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
@@ -24,6 +27,12 @@ DrawResult = tuple[Figure, str]
 #: Lesson widgets by name, for the browser suite and the benchmarks: name → (lesson, builder).
 WIDGET_REGISTRY: dict[str, tuple[str, Callable[[], InteractivePlot]]] = {}
 WIDGET_DPI = 80
+#: zlib level for widget PNGs: 1 encodes several times faster than the default 6 for line plots
+#: of a few hundred pixels, and the bytes grow by only a few percent.
+PNG_COMPRESS_LEVEL = 1
+#: Frames (PNG and summary) a widget keeps per combination of control values: revisiting a
+#: value shows the stored frame instead of drawing it again.
+FRAME_CACHE_SIZE = 64
 _gc_frozen = False
 
 
@@ -68,29 +77,50 @@ def register_widget(
     return decorate
 
 
-def figure_to_png(fig: Figure, dpi: int = WIDGET_DPI) -> bytes:
+def figure_to_png(
+    fig: Figure, dpi: int = WIDGET_DPI, compress_level: int = PNG_COMPRESS_LEVEL
+) -> bytes:
     """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed).
 
     Goes straight to the Agg canvas: ``savefig`` draws a figure that has (or had) a layout engine
     twice, and a widget redraw pays for every draw. A layout engine still runs, inside the draw.
+    ``compress_level`` is zlib's (0–9): widgets use a fast level, the bytes barely grow.
     """
     buffer = io.BytesIO()
     canvas = FigureCanvasAgg(fig)
     saved_dpi = fig.dpi
     fig.dpi = dpi
     try:
-        canvas.print_png(buffer)
+        canvas.print_png(buffer, pil_kwargs={"compress_level": compress_level})
     finally:
         fig.dpi = saved_dpi
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class RedrawTiming:
+    """Where one redraw's time went, in seconds: ``draw`` builds the figure, ``png`` renders and
+    encodes it (zero both when the frame came from the cache)."""
+
+    draw: float
+    png: float
+    cached: bool
+
+    @property
+    def total(self) -> float:
+        """``draw + png``: the kernel's share of what the learner waits for."""
+        return self.draw + self.png
 
 
 class InteractivePlot:
     """Controls wired to a ``draw(**values) -> (Figure, html)`` function; redraws on change.
 
     ``controls`` maps each ``draw`` keyword to a value widget (slider, dropdown, ...). After every
-    change ``image.value`` holds the new PNG, ``text.value`` the new summary, ``last_figure`` the
-    figure and ``redraw_count`` counts redraws. Display it like any widget.
+    change ``image.value`` holds the new PNG, ``text.value`` the new summary and ``redraw_count``
+    counts the frames shown. ``draw`` must be a pure function of the control values: a frame
+    once drawn is kept (``FRAME_CACHE_SIZE`` of them) and shown again when the values come back.
+    ``last_figure`` is the figure of the last frame actually drawn; ``timings`` holds where each
+    redraw's time went. Display it like any widget.
     """
 
     def __init__(
@@ -107,6 +137,8 @@ class InteractivePlot:
         self.last_figure: Figure | None = None
         self.last_error: str | None = None
         self.redraw_count = 0
+        self.timings: deque[RedrawTiming] = deque(maxlen=1000)
+        self._frames: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()
         header = [widgets.HTML(f"<b>{title}</b>")] if title else []
         self.ui = widgets.VBox(
             [*header, widgets.HBox(list(self.controls.values())), self.image, self.text]
@@ -121,30 +153,45 @@ class InteractivePlot:
         """The current value of every control, by ``draw`` keyword."""
         return {name: control.value for name, control in self.controls.items()}
 
-    def redraw(self) -> DrawResult | None:
-        """Call ``draw`` with the current values and push the result into the outputs.
+    def redraw(self) -> str | None:
+        """Show the frame for the current values (drawn, or from the frame cache); return its
+        summary HTML.
 
         A ``ValueError`` from ``draw`` (a control value it cannot draw) is shown in place of the
         picture: the image becomes a card with the message, the text says what to change, and
-        ``last_error`` holds the message, so no stale figure is left looking current.
+        ``last_error`` holds the message (the return value is then ``None``), so no stale figure
+        is left looking current.
         """
-        try:
-            fig, html = self.draw(**self.values())
-        except ValueError as error:
-            self.last_error = str(error)
-            self._show_error(self.last_error)
-            return None
+        values = self.values()
+        key = tuple(values.items())
+        frame = self._frames.get(key)
+        if frame is not None:
+            self._frames.move_to_end(key)
+            self.timings.append(RedrawTiming(0.0, 0.0, cached=True))
+        else:
+            start = time.perf_counter()
+            try:
+                fig, html = self.draw(**values)
+            except ValueError as error:
+                self.last_error = str(error)
+                self._show_error(self.last_error)
+                return None
+            drawn = time.perf_counter()
+            frame = (figure_to_png(fig), html)
+            self.timings.append(RedrawTiming(drawn - start, time.perf_counter() - drawn, False))
+            self._frames[key] = frame
+            if len(self._frames) > FRAME_CACHE_SIZE:
+                self._frames.popitem(last=False)
+            previous, self.last_figure = self.last_figure, fig
+            if previous is not None and previous is not fig:
+                # A figure is a web of reference cycles; left whole, it waits for a full garbage
+                # collection, which then stalls a later redraw for tens of ms. Cleared, most of it
+                # is freed at once by reference counting.
+                previous.clear()
         self.last_error = None
-        self.image.value = figure_to_png(fig)
-        self.text.value = html
-        previous, self.last_figure = self.last_figure, fig
-        if previous is not None and previous is not fig:
-            # A figure is a web of reference cycles; left whole, it waits for a full garbage
-            # collection, which then stalls a later redraw for tens of ms. Cleared, most of it
-            # is freed at once by reference counting.
-            previous.clear()
+        self.image.value, self.text.value = frame
         self.redraw_count += 1
-        return fig, html
+        return frame[1]
 
     def _show_error(self, message: str) -> None:
         card = Figure(figsize=(6.0, 1.2))
