@@ -1,8 +1,10 @@
 """Command line: ``python -m benchmarks [--quick] [--out PATH] [--only SECTION ...]``.
 
-Full run (default): every lesson 3× cold, every widget with ≥ 20 values per control, the FFN at
-hidden 512 and 768 with 4096 tokens, the figures CLI 3×; writes ``benchmarks/RESULTS.md``.
-``--quick``: one lesson once, one widget with 3 values per control, a tiny FFN, figures skipped;
+Full run (default): every lesson 3× cold, every widget with ≥ 20 values per control, every
+control in JupyterLab in Chromium with ≥ 20 key presses or option changes, the FFN at hidden 512
+and 768 with 4096 tokens, the figures CLI 3×; writes ``benchmarks/RESULTS.md``.
+``--quick``: one lesson once, one widget with 3 values per control, one control in the browser
+(and the floor), a tiny FFN, figures skipped;
 meant for CI, so give it ``--out`` to leave RESULTS.md alone. Exit status 1 only on errors (a
 lesson or widget that raises, a variant that disagrees), never on timing.
 """
@@ -16,13 +18,14 @@ import time
 from pathlib import Path
 
 from . import machine
+from .browser import bench_browser
 from .ffn import bench_ffn
 from .figures import bench_figures
 from .lessons import bench_lessons, lesson_paths
 from .report import Report, render
 from .sliders import bench_widgets, registered_widgets
 
-SECTIONS = ("lessons", "sliders", "ffn", "figures")
+SECTIONS = ("lessons", "sliders", "browser", "ffn", "figures")
 DEFAULT_OUT = Path(__file__).resolve().parent / "RESULTS.md"
 FFN_DIFF_LIMIT = {"float32": 1e-3, "bfloat16": 1e-1}
 
@@ -140,6 +143,17 @@ def main(argv: list[str]) -> int:
         raw["sliders"] = {
             w.name: {c.control: c.overall.as_dict() if c.overall else None for c in w.controls}
             for w in report.widgets
+        }
+    if "browser" in sections:
+        report.loads["before browser"] = machine.load_average()
+        widgets = registered_widgets()
+        log(f"[benchmarks] browser: {len(widgets)} widgets, {sets} changes per control")
+        report.browser = bench_browser(widgets, sets, quick=quick, log=log)
+        if report.browser.error:
+            report.errors.append(f"browser: {report.browser.error}")
+        raw["browser"] = {
+            f"{c.widget} / {c.control}": c.total.as_dict() if c.total else None
+            for c in [*report.browser.controls, *filter(None, [report.browser.floor])]
         }
     if "ffn" in sections:
         report.loads["before FFN"] = machine.load_average()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .browser import BROWSER_REDRAW_BUDGET_S, BROWSER_REFIT_BUDGET_S, BrowserResult
 from .ffn import FORWARD_GOAL, FFNCase
 from .figures import FiguresResult
 from .lessons import ALL_LESSONS_BUDGET_S, LESSON_BUDGET_S, LessonResult
@@ -13,8 +14,9 @@ from .stats import fmt_ms, fmt_seconds
 SECTION_TITLES = {
     "lessons": "## 1. Lessons: cold run time",
     "sliders": "## 2. Sliders: set value → redraw finished",
-    "ffn": "## 3. FeedForward against its floor",
-    "figures": "## 4. Figures: regenerate all",
+    "browser": "## 3. In the browser: key press → new picture on screen",
+    "ffn": "## 4. FeedForward against its floor",
+    "figures": "## 5. Figures: regenerate all",
 }
 
 
@@ -28,6 +30,7 @@ class Report:
     lessons_note: str = ""
     widgets: list[WidgetResult] | None = None
     widgets_note: str = ""
+    browser: BrowserResult | None = None
     ffn: list[FFNCase] | None = None
     figures: FiguresResult | None = None
     loads: dict[str, str] = field(default_factory=dict)
@@ -401,6 +404,100 @@ def _figures(report: Report) -> list[str]:
     return out + [""]
 
 
+def _browser(report: Report) -> list[str]:
+    out = [SECTION_TITLES["browser"], ""]
+    result = report.browser
+    if result is None:
+        return out + ["Not measured.", ""]
+    if result.error:
+        return out + [f"Not measured: {result.error}", ""]
+    out += [
+        "JupyterLab in headless Chromium (the browser suite's server and page helpers) runs a "
+        "notebook that builds every lesson widget and a **floor** widget. Each control gets "
+        f"{result.changes} learner changes: a real key press on the slider handle (ArrowRight, "
+        "back at the end) or the next dropdown option. Time runs from the moment the page got "
+        "the key or option event: **to picture** until the `<img>` has its new `src`; "
+        "**decode** until `img.decode()` resolved; **frame** until the next animation frame; "
+        "**total** is their sum, what the learner waits for. **Kernel** = `draw()` + PNG "
+        "encoding as the kernel timed them (`InteractivePlot.timings`, 0 for a frame served "
+        "from the widget's frame cache); **messaging** = to picture − kernel. **Drawn** is the "
+        "share of changes the kernel drew (the rest came from the frame cache); **first "
+        "touch** is total over the drawn changes only. The floor serves precomputed PNGs of a "
+        "typical size, so its total is the pipeline with no kernel work. Budget: p95 total ≤ "
+        f"{BROWSER_REDRAW_BUDGET_S * 1e3:.0f} ms for controls that only redraw, ≤ "
+        f"{BROWSER_REFIT_BUDGET_S * 1e3:.0f} ms for those that re-fit "
+        "(`continuous_update=False`). Times in ms: median / p95 (max for total).",
+        "",
+    ]
+    if result.note:
+        out += [result.note, ""]
+
+    def cell(summary) -> str:
+        return "–" if summary is None else f"{fmt_ms(summary.median)} / {fmt_ms(summary.p95)}"
+
+    rows = []
+    controls = [*result.controls, *([result.floor] if result.floor else [])]
+    for c in controls:
+        total = (
+            "–"
+            if c.total is None
+            else (f"{fmt_ms(c.total.median)} / {fmt_ms(c.total.p95)} / {fmt_ms(c.total.maximum)}")
+        )
+        is_floor = c is result.floor
+        verdict = "(reference)" if is_floor else _mark(c.within_budget)
+        rows.append(
+            [
+                c.widget,
+                c.lesson if not is_floor else "–",
+                c.control,
+                "no kernel work" if is_floor else ("re-fit" if c.refit else "redraw"),
+                f"{c.budget * 1e3:.0f} ms" if not is_floor else "–",
+                total,
+                cell(c.kernel),
+                cell(c.messaging),
+                cell(c.decode),
+                cell(c.frame),
+                f"{c.drawn_share:.0%}",
+                cell(c.first_touch),
+                verdict,
+                c.note,
+            ]
+        )
+        if not is_floor and c.within_budget is False:
+            report.misses.append(
+                f"browser {c.widget} / {c.control}: p95 {c.total.p95 * 1e3:.0f} ms > "
+                f"{c.budget * 1e3:.0f} ms"
+            )
+    out += _table(
+        [
+            "Widget",
+            "Lesson",
+            "Control",
+            "Kind",
+            "Budget",
+            "Total (p50 / p95 / max)",
+            "Kernel",
+            "Messaging",
+            "Decode",
+            "Frame",
+            "Drawn",
+            "First touch",
+            "p95 ≤ budget",
+            "Note",
+        ],
+        rows,
+    )
+    measured = [c for c in result.controls if c.total is not None]
+    if measured:
+        n_ok = sum(bool(c.within_budget) for c in measured)
+        floor = result.floor.total if result.floor and result.floor.total else None
+        floor_text = f"; floor p50 {fmt_ms(floor.median)}, p95 {fmt_ms(floor.p95)}" if floor else ""
+        report.verdicts.append(
+            f"Browser: {n_ok}/{len(measured)} controls within their p95 budget{floor_text}."
+        )
+    return out + [""]
+
+
 def render(report: Report, sections: list[str]) -> str:
     """The whole report as Markdown; fills ``report.misses`` and ``report.errors``."""
     out = [
@@ -414,7 +511,13 @@ def render(report: Report, sections: list[str]) -> str:
     ]
     out += _table(["", ""], [[k, v] for k, v in report.machine.items()]) + [""]
     out += _table(["Setting", "Value"], [[k, v] for k, v in report.settings.items()]) + [""]
-    renderers = {"lessons": _lessons, "sliders": _sliders, "ffn": _ffn, "figures": _figures}
+    renderers = {
+        "lessons": _lessons,
+        "sliders": _sliders,
+        "browser": _browser,
+        "ffn": _ffn,
+        "figures": _figures,
+    }
     body = []
     for name in sections:
         body += renderers[name](report)
