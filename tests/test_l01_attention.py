@@ -161,3 +161,49 @@ def test_widget_shows_a_message_for_an_out_of_range_position() -> None:
     assert plot.image.value != good_image and "Cannot draw this setting" in plot.text.value
     plot.controls["position"].value = 3
     assert plot.last_error is None and "Nudging input position <b>3</b>" in plot.text.value
+
+
+def test_finite_difference_blocks_tend_to_the_jacobian(block_and_x) -> None:
+    block, x = block_and_x
+    for branch in l01.sublayer_branches(block).values():
+        exact = l01.jacobian_blocks(branch, x)
+        gaps = [
+            (l01.finite_difference_blocks(branch, x, eps) - exact).abs().max().item()
+            for eps in (1.0, 0.1, 0.01)
+        ]
+        assert gaps[2] < gaps[0] / 10 and gaps[2] < 1e-3 * exact.max()
+    # A known linear map: the finite difference is exact at any step size.
+    a = torch.randn(3, 3, generator=torch.Generator().manual_seed(0))
+    blocks = l01.finite_difference_blocks(lambda s: s @ a.T, torch.randn(4, 3), 0.5)
+    assert torch.allclose(blocks, torch.diag(torch.full((4,), a.norm().item())), atol=1e-4)
+    for bad in (0.0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="eps"):
+            l01.finite_difference_blocks(torch.nn.Identity(), torch.zeros(2, 3), bad)
+
+
+def test_rope_keeps_the_pattern_and_changes_the_weights(block_and_x) -> None:
+    block, x = block_and_x
+    cos, sin = l01.block_rope_tables(block, T)
+    assert cos.shape == sin.shape == (T, HIDDEN // 4)
+    plain = l01.jacobian_blocks(l01.sublayer_branches(block)["attention"], x)
+    rotated = l01.jacobian_blocks(l01.sublayer_branches(block, rope=(cos, sin))["attention"], x)
+    lower = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    assert (rotated[~lower] == 0).all() and (rotated[lower] > 1e-3).all()
+    assert (rotated - plain).abs().max() > 1e-3
+    # Position 0 is not rotated (angle 0), so its output is the same with and without RoPE.
+    assert torch.allclose(rotated[0], plain[0], atol=1e-6)
+    # The branch with RoPE is what the block itself computes when given the tables.
+    with torch.no_grad():
+        h = x + l01.sublayer_branches(block, rope=(cos, sin))["attention"](x)
+        expected = h + l01.sublayer_branches(block)["mlp"](h)
+        assert torch.allclose(block(x, (cos, sin)), expected, atol=1e-6)
+
+
+def test_sublayer_branches_reject_bad_rope_tables(block_and_x) -> None:
+    block, _ = block_and_x
+    cos, sin = l01.block_rope_tables(block, T)
+    for bad in ((cos,), (cos, sin[:, :2]), (cos[:, :2], sin[:, :2]), "rope"):
+        with pytest.raises(ValueError, match="rope"):
+            l01.sublayer_branches(block, rope=bad)
+    with pytest.raises(ValueError, match="Block"):
+        l01.block_rope_tables(torch.nn.Linear(2, 2), T)

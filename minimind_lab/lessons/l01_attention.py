@@ -9,22 +9,26 @@ position).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import torch
 from torch import Tensor, nn
 
-from ..attention import Block
+from ..attention import Block, RopeTables, rope_tables
 from ..minimind import MiniMindConfig
 from ..runtime import seeded
 from ..sizing import count_parameters
 
 __all__ = [
+    "AttentionBranch",
     "BlockParameterSplit",
     "SETUP",
     "Setup",
     "block_parameter_split",
+    "block_rope_tables",
+    "finite_difference_blocks",
     "jacobian_blocks",
     "per_position_outputs",
     "sublayer_branches",
@@ -81,18 +85,67 @@ def _as_sequence(x: Tensor) -> Tensor:
     )
 
 
-def sublayer_branches(block: Block) -> dict[str, nn.Module]:
+class AttentionBranch(nn.Module):
+    """A pre-norm block's attention branch: ``self_attn(input_layernorm(x), rope)``.
+
+    Shares its weights with the block it came from. ``rope=None`` is lesson 01's block without
+    positions (the causal mask alone tells positions apart); ``rope=(cos, sin)``, each
+    ``(T, head_dim)``, rotates queries and keys as MiniMind's decoder layers do.
+    ``(B, T, H)`` → ``(B, T, H)``.
+    """
+
+    def __init__(self, block: Block, rope: RopeTables | None = None) -> None:
+        super().__init__()
+        self.input_layernorm = block.input_layernorm
+        self.self_attn = block.self_attn
+        self.rope = rope
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``x``: ``(B, T, H)`` → ``(B, T, H)``."""
+        return self.self_attn(self.input_layernorm(x), self.rope)
+
+
+def sublayer_branches(block: Block, rope: RopeTables | None = None) -> dict[str, nn.Module]:
     """The two residual branches of a pre-norm ``Block``, each with the RMSNorm in front of it.
 
     ``{"attention": norm → self_attn, "mlp": norm → mlp}``; each maps ``(B, T, H)`` →
-    ``(B, T, H)`` and shares its weights with ``block`` (nothing is copied).
+    ``(B, T, H)`` and shares its weights with ``block`` (nothing is copied). ``rope``: RoPE's
+    ``(cos, sin)`` for the attention branch (``block_rope_tables``), or ``None`` for none.
     """
     if not isinstance(block, Block):
         raise ValueError(f"expected a minimind_lab Block, got {type(block).__name__}")
+    if block.self_attn is None or block.mlp is None:
+        raise ValueError("expected a Block with both attention and an MLP")
+    if rope is not None:
+        head_dim = block.self_attn.head_dim
+        if (
+            not isinstance(rope, tuple)
+            or len(rope) != 2
+            or any(not isinstance(t, Tensor) or t.dim() != 2 for t in rope)
+            or rope[0].shape != rope[1].shape
+            or rope[0].shape[-1] != head_dim
+        ):
+            raise ValueError(
+                f"rope must be a (cos, sin) pair of (T, {head_dim}) tensors, e.g. from "
+                "block_rope_tables(block, T)"
+            )
     return {
-        "attention": nn.Sequential(block.input_layernorm, block.self_attn),
+        "attention": AttentionBranch(block, rope),
         "mlp": nn.Sequential(block.post_attention_layernorm, block.mlp),
     }
+
+
+def block_rope_tables(block: Block, seq_len: int, theta: float = 1e6) -> RopeTables:
+    """RoPE's ``(cos, sin)`` for ``block``'s attention heads, each ``(seq_len, head_dim)``.
+
+    The tables MiniMind's decoder layers get (``rope_theta = 1e6`` in both versions), on the
+    block's device; pass them to ``sublayer_branches(block, rope=...)`` or ``block(x, rope)``.
+    """
+    if not isinstance(block, Block) or block.self_attn is None:
+        raise ValueError(f"expected a minimind_lab Block with attention, got {block!r}")
+    cos, sin = rope_tables(block.self_attn.head_dim, seq_len, theta)
+    weight = block.self_attn.q_proj.weight
+    return cos.to(weight.device), sin.to(weight.device)
 
 
 def jacobian_blocks(module: SequenceMap, x: Tensor) -> Tensor:
@@ -135,6 +188,28 @@ def token_perturbation_response(
     with torch.no_grad():
         moved = module(nudged) - module(seq)  # (1, T, H_out)
     return moved[0].norm(dim=-1)  # (T,)
+
+
+def finite_difference_blocks(module: SequenceMap, x: Tensor, eps: float) -> Tensor:
+    """Block norms of ``module``'s Jacobian estimated by nudges of size ``eps``: ``(T, T)``.
+
+    Nudges each of the ``T · H`` input coordinates by ``eps`` in turn (one batch of ``T · H``
+    sequences), and returns ``sqrt(Σ_k ‖module(x + eps·e_jk)_i − module(x)_i‖²) / eps`` for every
+    output position ``i`` and input position ``j``. As ``eps → 0`` this tends to
+    ``jacobian_blocks(module, x)``: the Jacobian is the limit of a small nudge. ``x``: one
+    sequence, ``(T, H)`` or ``(1, T, H)``; ``module`` maps ``(B, T, H)`` → ``(B, T, H_out)``.
+    """
+    seq = _as_sequence(x).detach()
+    ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
+    if not ok or not eps > 0:
+        raise ValueError(f"eps must be a finite positive number, got {eps!r}")
+    t, h = seq.shape[1], seq.shape[2]
+    nudges = torch.eye(t * h, dtype=seq.dtype, device=seq.device).reshape(t * h, t, h)
+    nudges = torch.cat([torch.zeros_like(nudges[:1]), nudges])  # row 0: the un-nudged input
+    with torch.no_grad():
+        out = module(seq + eps * nudges)  # (1 + T·H, T, Ho), one call: the same kernels
+    moved = (out[1:] - out[:1]).reshape(t, h, t, -1)  # (j, k, i, Ho)
+    return moved.pow(2).sum(dim=(1, 3)).sqrt().T / eps  # (T, T): row i, column j
 
 
 def per_position_outputs(module: SequenceMap, x: Tensor) -> Tensor:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -41,9 +42,10 @@ def plot_jacobian_blocks(
     """
     _check_square("attention", attention)
     _check_square("mlp", mlp)
-    fig, axes = new_figure(1, 2, panel_size=(4.0, 3.8))
+    fig, axes = new_figure(1, 2, panel_size=(4.6, 4.4))
     fig.set_layout_engine("compressed")  # square heatmaps: keeps labels inside the figure
     vmax = float(max(attention.max(), mlp.max()))
+    cmap = colormaps[SEQUENTIAL_CMAP]
     image = None
     for ax, name, blocks, color in (
         (axes[0], "attention", attention, ATTENTION_COLOR),
@@ -51,27 +53,34 @@ def plot_jacobian_blocks(
     ):
         values = blocks.detach().cpu().float()
         masked = values.masked_fill(values == 0, float("nan")).numpy()  # NaN → white
-        image = ax.imshow(masked, cmap=SEQUENTIAL_CMAP, vmin=0.0, vmax=vmax)
+        image = ax.imshow(masked, cmap=cmap, vmin=0.0, vmax=vmax)
         t = values.shape[0]
         if t <= _ANNOTATE_UP_TO:
             for i in range(t):
                 for j in range(t):
                     v = values[i, j].item()
-                    text = "0" if v == 0 else f"{v:.2f}"
-                    shade = "white" if 0 < v < 0.6 * vmax else "black"
-                    ax.text(j, i, text, ha="center", va="center", fontsize=6, color=shade)
+                    if v == 0:
+                        continue  # white cell: exactly zero, said once in the colour bar label
+                    r, g, b, _ = cmap(v / vmax if vmax > 0 else 0.0)
+                    shade = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8, color=shade)
         nonzero = int((values != 0).sum())
         finish(
             ax,
             title=f"{name}: {nonzero} of {t * t} blocks non-zero",
-            xlabel="input position j (perturbed)",
-            ylabel="output position i (responds)",
+            xlabel="input position j (nudged)",
+            ylabel="output position i (moves)",
             grid=False,
         )
         ax.title.set_color(color)
         ax.set_xticks(range(t))
         ax.set_yticks(range(t))
-    fig.colorbar(image, ax=axes, shrink=0.8, label=r"$\|\partial y_i / \partial x_j\|$ (Frobenius)")
+    fig.colorbar(
+        image,
+        ax=axes,
+        shrink=0.8,
+        label=r"$\|\partial y_i / \partial x_j\|_F$  (white: exactly 0)",
+    )
     if title:
         fig.suptitle(title, fontsize=11)
     return fig
