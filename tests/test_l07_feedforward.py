@@ -145,3 +145,17 @@ def test_widget_refuses_a_non_integer_hidden_size_with_a_message() -> None:
     assert plot.last_error == "hidden_size must be an integer from 1 to 4096, got 64.0"
     plot.controls["hidden_size"].value = 64.5
     assert plot.last_error.endswith("got 64.5") and "Cannot draw this setting" in plot.text.value
+
+
+def test_widget_version_switches_the_width_rule_and_the_dropout() -> None:
+    widget = WIDGET_REGISTRY["feedforward_forward"][1]()
+    assert widget.controls["hidden_size"].value == l07.SETUP.hidden_size
+    assert "int(8h/3) rounded up to a multiple of 64" in widget.text.value
+    assert "after down_proj: Dropout" in widget.text.value
+    widget.controls["hidden_size"].value = 768
+    widget.controls["version"].value = "minimind3"
+    assert "m = 2432 (minimind-3: ceil(h·π/64)·64)" in widget.text.value
+    assert f"{3 * 768 * 2432:,} = 3·768·2432" in widget.text.value
+    assert "after down_proj: Identity" in widget.text.value
+    with pytest.raises(ValueError, match="version must be one of"):
+        l07.draw_feedforward(512, "silu", "minimind4")

@@ -26,12 +26,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 07's widget pass: how many tokens, which seeds, when a gate counts as closed."""
+    """Lesson 07's sizes and seeds: the module the notebook reads, its inputs, the toy checkpoint.
 
+    ``hidden_size``: the notebook's module and the widget's start (MiniMind2-Small's 512);
+    ``n_tokens``: tokens of the widget's pass; ``closed_below``: when |act(gate)| counts as a
+    closed gate; ``checkpoint_*``: the tiny MiniMind2 model whose checkpoint the notebook writes.
+    """
+
+    hidden_size: int = 512
     n_tokens: int = 16
     weight_seed: int = 0
     input_seed: int = 1
     closed_below: float = 0.05
+    checkpoint_hidden_size: int = 64
+    checkpoint_layers: int = 2
+    checkpoint_heads: int = 4
+    checkpoint_vocab_size: int = 128
 
 
 SETUP = Setup()
