@@ -1,4 +1,4 @@
-"""Lesson 08's machinery: clustered tokens, the routing and parameter plots, and the widget."""
+"""Lesson 09's machinery: clustered tokens, the kind experiment, its plots and the widget."""
 
 from __future__ import annotations
 
@@ -62,28 +62,141 @@ def test_routing_plot_accepts_batched_routing_and_an_axes() -> None:
 
 
 def test_parameter_plot_labels_its_bars() -> None:
-    fig = l09.plot_moe_parameter_counts({"dense": 12_288, "total": 2_000_000})
+    counts = {"dense": 12_288, "total": 2_000_000, "active": 24_704}
+    fig = l09.plot_moe_parameter_counts(counts)
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert texts == ["12.3k", "2.00M"]
+    assert texts == ["12.3k", "2.00M", "24.7k"]
+    two = l09.plot_moe_parameter_counts({**counts, "d2": 1, "t2": 2, "a2": 3})
+    bars = two.axes[0].patches
+    assert [b.get_facecolor() for b in bars[:3]] == [b.get_facecolor() for b in bars[3:]]
+    assert bars[3].get_x() - bars[2].get_x() > bars[2].get_x() - bars[1].get_x()  # a gap
     with pytest.raises(ValueError, match="counts is empty"):
         l09.plot_moe_parameter_counts({})
+    with pytest.raises(ValueError, match="expected triples"):
+        l09.plot_moe_parameter_counts({"dense": 1, "total": 2})
 
 
 def test_widget_redraws_with_the_parameter_formulas() -> None:
     assert WIDGET_REGISTRY["moe_routing"][0] == "09"
     widget = WIDGET_REGISTRY["moe_routing"][1]()
     h, m = 32, ml.intermediate_size(32)
-    assert f"total = router h·E + E·3hm = {4 * h:,} + 4·{3 * h * m:,}" in widget.text.value
+    expert = 3 * h * m
+    assert f"(E + S)·3hm = {4 * h:,} + 5·{expert:,} = {4 * h + 5 * expert:,}" in widget.text.value
     image = widget.image.value
     widget.controls["num_experts"].value = 8
     assert widget.image.value != image
-    assert f"= {8 * h + 8 * 3 * h * m:,}" in widget.text.value
-    assert f"active per token = router + k·3hm = {8 * h:,} + 2·" in widget.text.value
+    assert f"= {8 * h + 9 * expert:,}" in widget.text.value
+    assert f"active per token = router + (k + S)·3hm = {8 * h:,} + 3·" in widget.text.value
     widget.controls["top_k"].value = 1
-    load = widget.text.value.split("tokens per expert: ")[1]
+    load = widget.text.value.split("tokens per routed expert: ")[1]
     assert sum(int(n) for n in load.strip("[]").split(",")) == 24  # one expert per token
 
 
 def test_widget_clamps_top_k_to_the_number_of_experts() -> None:
     _, html = l09.draw_moe(num_experts=2, top_k=4)
     assert "top_k = 2 (top_k 4 clamped to 2)" in html
+
+
+def test_token_kinds_and_top_features() -> None:
+    assert l09.token_kinds(["A0", "A11", "BC3"]) == ["A", "A", "BC"]
+    with pytest.raises(ValueError, match="every label must start with its kind"):
+        l09.token_kinds(["A0", "7"])
+    features = torch.tensor([[0.1, -5.0, 2.0, 0.0], [3.0, 0.0, 0.0, -4.0]])
+    assert l09.top_features(features, 0.5) == [frozenset({1, 2}), frozenset({3, 0})]
+    assert l09.top_features(features, 0.1) == [frozenset({1}), frozenset({3})]  # ceil: one
+    with pytest.raises(ValueError, match=r"fraction must be in \(0, 1\], got 0"):
+        l09.top_features(features, 0)
+    with pytest.raises(ValueError, match="features must be a \\(tokens, features\\) tensor"):
+        l09.top_features(features[0], 0.5)
+
+
+def test_kind_overlap_and_routing_agreement_by_hand() -> None:
+    # Rows 0 and 1 (kind A) share top sets {0, 1}; row 2 (kind B) has {2, 3}; row 3 (B) {1, 3}.
+    features = torch.tensor(
+        [[5.0, 4.0, 0, 0], [4.0, 5.0, 0, 0], [0, 0, 5.0, 4.0], [0, 5.0, 0, 4.0]]
+    )
+    split = l09.kind_overlap(features, ["A", "A", "B", "B"], 0.5)
+    # same kind: (0,1) → 1, (2,3) → |{3}|/|{1,2,3}| = 1/3; different: (0,2) 0, (0,3) 1/3,
+    # (1,2) 0, (1,3) 1/3.
+    assert split.same == pytest.approx((1 + 1 / 3) / 2)
+    assert split.different == pytest.approx((2 / 3) / 4)
+    agree = l09.routing_agreement(torch.tensor([2, 2, 0, 2]), ["A", "A", "B", "B"])
+    assert agree.same == pytest.approx(0.5) and agree.different == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="kinds has 3 entries"):
+        l09.kind_overlap(features, ["A", "A", "B"], 0.5)
+    with pytest.raises(ValueError, match="need at least two tokens of one kind and two kinds"):
+        l09.kind_overlap(features, ["A", "B", "C", "D"], 0.5)
+    with pytest.raises(ValueError, match="first_choice must be a 1-D tensor"):
+        l09.routing_agreement(torch.zeros(4, 2), ["A", "A", "B", "B"])
+
+
+def test_chance_overlap_is_the_mean_over_every_pair_of_sets() -> None:
+    from itertools import combinations
+
+    sets = [frozenset(c) for c in combinations(range(6), 2)]  # every 2-subset of 6 features
+    mean = sum(len(a & b) / len(a | b) for a in sets for b in sets) / len(sets) ** 2
+    assert l09.chance_overlap(6, 2 / 6) == pytest.approx(mean)
+    assert l09.chance_overlap(2, 0.5) == pytest.approx(0.5)  # one of two: same set half the time
+    with pytest.raises(ValueError, match="n_features must be a positive integer"):
+        l09.chance_overlap(0, 0.5)
+
+
+def test_kind_experiment_seed_matches_a_computation_by_hand() -> None:
+    setup = l09.Setup(seeds=(3,))
+    (result,) = l09.kind_experiment(setup)
+    x, labels = l09.clustered_tokens(32, 8, "ABC", seed=3)
+    kinds = l09.token_kinds(labels)
+    with ml.seeded(3):
+        ffn = ml.FeedForward(ml.MiniMindConfig(hidden_size=32)).eval()
+    with ml.seeded(3):
+        moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=32), 4, 2).eval()
+    hidden = ffn.act_fn(ffn.gate_proj(x)) * ffn.up_proj(x)
+    assert result.seed == 3
+    assert result.raw == l09.kind_overlap(x, kinds, 0.125)
+    assert result.hidden == l09.kind_overlap(hidden.detach(), kinds, 0.125)
+    assert result.routing == l09.routing_agreement(moe.route(x).experts[:, 0], kinds)
+    with pytest.raises(ValueError, match="setup.seeds is empty"):
+        l09.kind_experiment(l09.Setup(seeds=()))
+    with pytest.raises(ValueError, match="ffn must be a FeedForward"):
+        l09.gated_features(torch.nn.Linear(2, 2), x)  # type: ignore[arg-type]
+
+
+def test_kind_overlap_plot_draws_means_dots_and_chance() -> None:
+    results = l09.kind_experiment(l09.Setup(seeds=(0, 1)))
+    fig = l09.plot_kind_overlap(results, chance=(0.07, 0.06))
+    ax = fig.axes[0]
+    heights = [round(p.get_height(), 6) for p in ax.patches]
+    expected = [
+        (getattr(results[0], f).__dict__[s] + getattr(results[1], f).__dict__[s]) / 2
+        for f in ("raw", "hidden")
+        for s in ("same", "different")
+    ]
+    assert heights == [round(v, 6) for v in expected]
+    assert len(ax.collections) == 2  # one dashed chance line per group
+    with pytest.raises(ValueError, match="chance must hold two values"):
+        l09.plot_kind_overlap(results, chance=(0.1,))
+    with pytest.raises(ValueError, match="results is empty"):
+        l09.plot_kind_overlap([])
+
+
+def test_routing_plot_title_says_when_weights_are_raw_scores() -> None:
+    torch.manual_seed(0)
+    moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=16), 4, 1, renormalize="never")
+    moe(torch.randn(6, 16))
+    fig = l09.plot_moe_routing(moe.last_routing, colorbar=False)
+    assert fig.axes[0].get_title().endswith("weights are raw router scores")
+
+
+def test_widget_counts_shared_experts_like_the_module() -> None:
+    widget = WIDGET_REGISTRY["moe_routing"][1]()
+    assert widget.controls["num_shared"].value == l09.SETUP.num_shared_experts == 1
+    config = ml.MiniMindConfig(hidden_size=32)
+    with torch.device("meta"):
+        moe = ml.MoEFeedForward(config, 4, 2, num_shared_experts=1)
+    assert f"= {ml.count_parameters(moe):,}<br>" in widget.text.value
+    widget.controls["num_shared"].value = 0
+    with torch.device("meta"):
+        moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=32), 4, 2)
+    assert f"= {ml.count_parameters(moe):,}<br>" in widget.text.value
+    with pytest.raises(ValueError, match="num_shared must be an integer from 0 to 8"):
+        l09.draw_moe(4, 2, num_shared=-1)

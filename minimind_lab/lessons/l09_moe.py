@@ -1,34 +1,59 @@
-"""Synthetic tokens of a few distinct kinds, a stand-in for hidden states that need different work.
+"""Tokens of a few kinds, and whether an MLP or a router treats the kinds apart (lesson 09).
 
-Lesson 09 routes them through a mixture of experts: tokens of one kind sit close together, so even
-an untrained linear router tends to send them to the same expert.
+The stand-in hidden states are clusters, so any grouping by kind seen downstream may only be
+inherited from the inputs. Every measure here is therefore taken twice: on the raw inputs (the
+control) and on what a module made of them, and the lesson claims only the difference.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
+from torch import Tensor
 
 from .._checks import check_positive_int
+from ..minimind import FeedForward, MiniMindConfig
+from ..moe import MoEFeedForward
+from ..runtime import seeded
 
 __all__ = [
     "SETUP",
+    "KindSplit",
+    "SeedResult",
     "Setup",
+    "chance_overlap",
     "clustered_tokens",
+    "gated_features",
+    "kind_experiment",
+    "kind_overlap",
+    "routing_agreement",
+    "token_kinds",
+    "top_features",
 ]
 
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 09's batch and mixture, read by the notebook, the widget and the figure."""
+    """Lesson 09's batch, mixture and seeds, read by the notebook, the widget and the figure.
+
+    ``num_experts``/``top_k``/``num_shared_experts`` are MiniMind2's MoE defaults (4 routed
+    experts, 2 per token, 1 shared); ``top_fraction`` is the share of a token's features counted
+    as its "top" features; ``seeds`` are the repeats of the kind experiment (``seed`` is the one
+    drawn in detail).
+    """
 
     hidden_size: int = 32
     tokens_per_kind: int = 8
     kinds: str = "ABC"
     num_experts: int = 4
     top_k: int = 2
+    num_shared_experts: int = 1
     seed: int = 0
+    seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
+    top_fraction: float = 0.125
 
 
 SETUP = Setup()
@@ -48,8 +73,8 @@ def clustered_tokens(
     """
     check_positive_int("hidden_size", hidden_size)
     check_positive_int("tokens_per_kind", tokens_per_kind)
-    if not kinds:
-        raise ValueError("kinds must name at least one kind, got an empty string")
+    if not isinstance(kinds, str) or not kinds:
+        raise ValueError(f"kinds must name at least one kind, got {kinds!r}")
     if not spread >= 0:
         raise ValueError(f"spread must be ≥ 0, got {spread!r}")
     g = torch.Generator().manual_seed(seed)
@@ -58,3 +83,149 @@ def clustered_tokens(
     x = (centres[:, None, :] + noise).reshape(-1, hidden_size)  # (kinds·tokens, h)
     labels = [f"{kind}{i}" for kind in kinds for i in range(tokens_per_kind)]
     return x, labels
+
+
+def token_kinds(labels: Sequence[str]) -> list[str]:
+    """The kind of each label: ``"A3"`` → ``"A"`` (the label without its trailing digits)."""
+    kinds = [str(label).rstrip("0123456789") for label in labels]
+    if any(not kind for kind in kinds):
+        raise ValueError(f"every label must start with its kind, like 'A0'; got {list(labels)}")
+    return kinds
+
+
+def gated_features(ffn: FeedForward, x: Tensor) -> Tensor:
+    """The MLP's hidden layer for ``x``: ``act(gate_proj(x)) · up_proj(x)``, ``(*, m)``, no grad.
+
+    This is the tensor ``down_proj`` reads (lesson 07's ``down_proj:in``).
+    """
+    if not isinstance(ffn, FeedForward):
+        raise ValueError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
+    with torch.no_grad():
+        return ffn.act_fn(ffn.gate_proj(x)) * ffn.up_proj(x)
+
+
+def top_features(features: Tensor, fraction: float) -> list[frozenset[int]]:
+    """For each row of ``features`` ``(N, F)``, its ``⌈fraction·F⌉`` largest features by size."""
+    if not isinstance(features, Tensor) or features.dim() != 2:
+        shape = tuple(features.shape) if isinstance(features, Tensor) else type(features).__name__
+        raise ValueError(f"features must be a (tokens, features) tensor, got {shape}")
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)):
+        raise ValueError(f"fraction must be a number in (0, 1], got {fraction!r}")
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+    count = math.ceil(fraction * features.shape[1])
+    indices = features.detach().abs().topk(count, dim=-1).indices  # (N, count)
+    return [frozenset(row.tolist()) for row in indices]
+
+
+def chance_overlap(n_features: int, fraction: float) -> float:
+    """Expected Jaccard overlap of two independent random sets of ``⌈fraction·n_features⌉``.
+
+    The baseline for ``kind_overlap``: what top-feature sets would share if they had nothing to
+    do with the tokens. Exact, from the hypergeometric distribution of the shared count.
+    """
+    check_positive_int("n_features", n_features)
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)):
+        raise ValueError(f"fraction must be a number in (0, 1], got {fraction!r}")
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+    k, n = math.ceil(fraction * n_features), n_features
+    return sum(
+        math.comb(k, i) * math.comb(n - k, k - i) / math.comb(n, k) * i / (2 * k - i)
+        for i in range(k + 1)
+    )
+
+
+@dataclass(frozen=True)
+class KindSplit:
+    """A pairwise score averaged over token pairs of one kind and over pairs of different kinds."""
+
+    same: float
+    different: float
+
+
+def _split_by_kind(kinds: Sequence[str], score: Callable[[int, int], float]) -> KindSplit:
+    same: list[float] = []
+    different: list[float] = []
+    for i in range(len(kinds)):
+        for j in range(i + 1, len(kinds)):
+            (same if kinds[i] == kinds[j] else different).append(score(i, j))
+    if not same or not different:
+        raise ValueError(
+            f"need at least two tokens of one kind and two kinds, got kinds {list(kinds)}"
+        )
+    return KindSplit(sum(same) / len(same), sum(different) / len(different))
+
+
+def kind_overlap(features: Tensor, kinds: Sequence[str], fraction: float) -> KindSplit:
+    """Mean Jaccard overlap of the top-feature sets (``top_features``), same kind vs different.
+
+    Jaccard overlap of two sets: shared members divided by members of either (1: the same set,
+    0: disjoint). ``features``: ``(N, F)``; ``kinds``: ``N`` kind names, one per row.
+    """
+    if len(kinds) != features.shape[0]:
+        raise ValueError(f"kinds has {len(kinds)} entries; expected one per row ({len(features)})")
+    tops = top_features(features, fraction)
+    return _split_by_kind(kinds, lambda i, j: len(tops[i] & tops[j]) / len(tops[i] | tops[j]))
+
+
+def routing_agreement(first_choice: Tensor, kinds: Sequence[str]) -> KindSplit:
+    """Share of token pairs sent to the same first-choice expert: same kind vs different kinds.
+
+    ``first_choice``: ``(N,)`` expert indices (``routing.experts[..., 0]`` flattened).
+    """
+    if not isinstance(first_choice, Tensor) or first_choice.dim() != 1:
+        raise ValueError("first_choice must be a 1-D tensor of expert indices, one per token")
+    if len(kinds) != first_choice.shape[0]:
+        raise ValueError(
+            f"kinds has {len(kinds)} entries; expected one per token ({first_choice.shape[0]})"
+        )
+    picks = first_choice.tolist()
+    return _split_by_kind(kinds, lambda i, j: float(picks[i] == picks[j]))
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    """One seed of the kind experiment: top-feature overlap of the raw inputs (the control) and
+    of an untrained MLP's hidden layer, and first-choice agreement of an untrained router."""
+
+    seed: int
+    raw: KindSplit
+    hidden: KindSplit
+    routing: KindSplit
+
+
+def kind_experiment(setup: Setup = SETUP) -> list[SeedResult]:
+    """For each of ``setup.seeds``: new clustered tokens, a new MLP and a new router, measured.
+
+    Per seed ``s``: ``clustered_tokens(..., seed=s)``; ``FeedForward`` (MiniMind2, the setup's
+    hidden size) built under ``seeded(s)``, its ``gated_features`` compared by ``kind_overlap``
+    with the raw tokens; ``MoEFeedForward(num_experts, top_k)`` built under ``seeded(s)``, its
+    first choices compared by ``routing_agreement``. The notebook computes the first seed by hand.
+    """
+    if not isinstance(setup, Setup):
+        raise ValueError(f"setup must be a lesson-09 Setup, got {type(setup).__name__}")
+    if not setup.seeds:
+        raise ValueError("setup.seeds is empty; expected at least one seed")
+    results = []
+    for seed in setup.seeds:
+        x, labels = clustered_tokens(
+            setup.hidden_size, setup.tokens_per_kind, setup.kinds, seed=seed
+        )
+        kinds = token_kinds(labels)
+        with seeded(seed):
+            ffn = FeedForward(MiniMindConfig(hidden_size=setup.hidden_size)).eval()
+        with seeded(seed):
+            config = MiniMindConfig(hidden_size=setup.hidden_size)
+            moe = MoEFeedForward(config, setup.num_experts, setup.top_k).eval()
+        with torch.no_grad():
+            first_choice = moe.route(x).experts[:, 0]
+        results.append(
+            SeedResult(
+                seed=seed,
+                raw=kind_overlap(x, kinds, setup.top_fraction),
+                hidden=kind_overlap(gated_features(ffn, x), kinds, setup.top_fraction),
+                routing=routing_agreement(first_choice, kinds),
+            )
+        )
+    return results
