@@ -71,3 +71,40 @@ def test_a_revisited_value_shows_the_stored_frame_without_drawing() -> None:
     assert calls == [2, 3] and plot.image.value == first and plot.redraw_count == 3
     assert [t.cached for t in plot.timings] == [False, False, True]
     assert all(t.draw > 0 and t.png > 0 for t in list(plot.timings)[:2])
+
+
+def test_a_blitter_redraws_only_the_changing_artists_of_one_persistent_figure() -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from minimind_lab.widgets.base import Blitter, figure_to_png
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 9)
+    ax.set_ylim(0, 9)
+    ax.set_title("static title")
+    (line,) = ax.plot([], [])
+    blitter = Blitter(fig, [line])
+
+    def draw(n: int):
+        line.set_data(range(10), [n] * 10)
+        return blitter.png(), f"n = {n}"
+
+    plot = InteractivePlot({"n": widgets.IntSlider(value=2, min=0, max=9)}, draw)
+    two = plot.image.value
+    plot.controls["n"].value = 7
+    seven = plot.image.value
+    assert two != seven and plot.last_figure is None  # the widget owns its figure
+    pixels = np.asarray(Image.open(io.BytesIO(seven)))
+    full = Figure(figsize=(3, 2), dpi=fig.dpi)
+    full_ax = full.add_subplot()
+    full_ax.set_xlim(0, 9)
+    full_ax.set_ylim(0, 9)
+    full_ax.set_title("static title")
+    full_ax.plot(range(10), [7] * 10)
+    reference = np.asarray(Image.open(io.BytesIO(figure_to_png(full, dpi=int(fig.dpi)))))
+    assert pixels.shape == reference.shape
+    assert np.abs(pixels.astype(int) - reference.astype(int)).mean() < 1.0  # the same picture

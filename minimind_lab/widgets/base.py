@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
-DrawResult = tuple[Figure, str]
+#: What a widget's ``draw`` returns: a figure (rendered to PNG here) or PNG bytes it rendered
+#: itself (e.g. with a ``Blitter``), and the summary HTML.
+DrawResult = tuple[Figure | bytes, str]
 #: Lesson widgets by name, for the browser suite and the benchmarks: name → (lesson, builder).
 WIDGET_REGISTRY: dict[str, tuple[str, Callable[[], InteractivePlot]]] = {}
 WIDGET_DPI = 80
@@ -95,6 +99,49 @@ def figure_to_png(
     finally:
         fig.dpi = saved_dpi
     return buffer.getvalue()
+
+
+def canvas_to_png(canvas: FigureCanvasAgg, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of what ``canvas`` holds now, without drawing it again."""
+    width, height = canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buffer = io.BytesIO()
+    image.save(buffer, format="png", compress_level=compress_level)
+    return buffer.getvalue()
+
+
+class Blitter:
+    """A widget figure drawn in full once; later frames redraw only the artists that change.
+
+    Axes, ticks, labels and titles are rendered into a background the first time; each ``png()``
+    restores that background and draws the ``dynamic`` artists (lines, bars, images, texts whose
+    data a redraw updates) on top. That skips re-laying out every tick label, which is most of
+    a redraw. Use it only for a figure the widget owns: the dynamic artists are marked animated,
+    so a plain ``savefig`` of the same figure would leave them out. If the static part must
+    change (new limits, new tick labels), call ``refresh_background()`` first.
+    """
+
+    def __init__(self, fig: Figure, dynamic: Sequence[Artist], dpi: int = WIDGET_DPI) -> None:
+        self.figure = fig
+        self.dynamic = list(dynamic)
+        for artist in self.dynamic:
+            artist.set_animated(True)
+        fig.dpi = dpi
+        self.canvas = FigureCanvasAgg(fig)
+        self.refresh_background()
+
+    def refresh_background(self) -> None:
+        """Render the static part again (after a change of limits, ticks or titles)."""
+        self.canvas.draw()
+        self.background = self.canvas.copy_from_bbox(self.figure.bbox)
+
+    def png(self) -> bytes:
+        """The current frame: the stored background plus every dynamic artist, as PNG bytes."""
+        self.canvas.restore_region(self.background)
+        for artist in self.dynamic:
+            if artist.get_visible():
+                self.figure.draw_artist(artist)
+        return canvas_to_png(self.canvas)
 
 
 @dataclass(frozen=True)
@@ -177,11 +224,13 @@ class InteractivePlot:
                 self._show_error(self.last_error)
                 return None
             drawn = time.perf_counter()
-            frame = (figure_to_png(fig), html)
+            frame = (fig if isinstance(fig, bytes) else figure_to_png(fig), html)
             self.timings.append(RedrawTiming(drawn - start, time.perf_counter() - drawn, False))
             self._frames[key] = frame
             if len(self._frames) > FRAME_CACHE_SIZE:
                 self._frames.popitem(last=False)
+            if isinstance(fig, bytes):  # drawn by the widget itself (e.g. with a Blitter)
+                fig = self.last_figure
             previous, self.last_figure = self.last_figure, fig
             if previous is not None and previous is not fig:
                 # A figure is a web of reference cycles; left whole, it waits for a full garbage
