@@ -133,7 +133,7 @@ def test_plots_return_labeled_figures() -> None:
     regions = {"relu": l02.decision_regions(result.model, resolution=20)}
     fig = l02.plot_decision_regions(regions, data, {"relu": result.accuracy})
     _assert_labeled(fig, 1)
-    assert "100% correct" in fig.axes[0].get_title()
+    assert f"{result.accuracy:.1%} correct" in fig.axes[0].get_title()
     _assert_labeled(l02.plot_loss_curves({"relu": result.losses}), 1)
     _assert_labeled(l02.plot_rank_vs_width([1, 2, 4], [1, 2, 2], hidden_size=2), 1)
     with pytest.raises(ValueError, match="empty"):
@@ -146,12 +146,83 @@ def test_collapse_widget_switches_activation_without_training() -> None:
     plot = builder()
     assert plot.controls["activation"].options == l02.STACK_ACTIVATIONS
     image, text = plot.image.value, plot.text.value
-    assert "<b>relu</b>: training accuracy 1.000" in text
+    assert "<b>relu</b>: the grid is folded over at 0% of its points and flattened at 67%" in text
+    relu = l02.train_stack("spirals", "relu")
+    assert f"training accuracy {relu.accuracy:.3f}" in text and relu.accuracy >= 0.95
 
     fits_before = ml.fit_call_count()
     plot.controls["activation"].value = "none"
     assert ml.fit_call_count() == fits_before, "the widget trained during a redraw"
     assert plot.redraw_count == 2 and plot.image.value != image
     linear = l02.train_stack("spirals", depth=0).accuracy
-    assert f"<b>no activation</b>: training accuracy {linear:.3f}" in plot.text.value
+    assert "<b>no activation</b>: the grid is folded over at 0%" in plot.text.value
+    assert f"training accuracy {linear:.3f}" in plot.text.value
     assert f"linear classifier reaches {linear:.3f}" in plot.text.value
+    plot.controls["activation"].value = "gelu"
+    assert "folded over at 38% of its points and flattened at 0%" in plot.text.value
+    assert ml.fit_call_count() == fits_before
+
+
+def test_area_scale_of_known_maps() -> None:
+    lines = l02.grid_lines(n_lines=5, n_points=21)
+    linear = l02.warp_network("none")
+    expected = torch.linalg.det(ml.collapse_linear(linear).weight.detach())
+    scale = l02.area_scale(linear, lines)
+    assert scale.shape == (10, 21)
+    assert torch.allclose(scale, expected.expand_as(scale), atol=1e-5)
+    # A mirror turns every square over; a projection flattens every square.
+    mirror, flatten = nn.Linear(2, 2), nn.Linear(2, 2)
+    with torch.no_grad():
+        mirror.weight.copy_(torch.tensor([[1.0, 0.0], [0.0, -1.0]]))
+        flatten.weight.copy_(torch.tensor([[1.0, 0.0], [0.0, 0.0]]))
+    assert torch.allclose(l02.area_scale(mirror, lines), torch.full((10, 21), -1.0))
+    assert l02.area_scale(flatten, lines).abs().max() <= l02.FLAT_TOLERANCE
+
+
+def test_relu_flattens_gelu_and_silu_fold() -> None:
+    lines = l02.grid_lines()
+    tol = l02.FLAT_TOLERANCE
+    relu = l02.area_scale(l02.warp_network("relu"), lines)
+    assert (relu < -tol).sum() == 0 and (relu.abs() <= tol).float().mean() > 0.5
+    for act in ("gelu", "silu"):
+        scale = l02.area_scale(l02.warp_network(act), lines)
+        assert (scale < -tol).float().mean() > 0.2, act
+        assert (scale.abs() <= tol).float().mean() < 0.01, act
+
+
+def test_area_scale_rejects_bad_shapes() -> None:
+    with pytest.raises(ValueError, match=r"\(\.\.\., 2\)"):
+        l02.area_scale(l02.warp_network("relu"), torch.zeros(4, 3))
+    with pytest.raises(ValueError, match="network must map"):
+        l02.area_scale(nn.Linear(2, 3), torch.zeros(4, 2))
+
+
+def test_best_line_finds_the_best_threshold_and_direction() -> None:
+    # Separable by a vertical line: the best line gets every point.
+    x = torch.tensor([[-1.0, 0.3], [-2.0, -1.0], [1.0, 2.0], [0.5, -0.4]])
+    separable = l02.Dataset2D("separable", x, torch.tensor([0, 0, 1, 1]))
+    line = l02.best_line(separable)
+    assert line.accuracy == 1.0
+    predicted = (separable.x @ line.normal > line.offset).long()
+    assert torch.equal(predicted, separable.y)
+    # XOR: one blob cut off from the other three, about three quarters.
+    xor = l02.make_dataset("xor", seed=0)
+    line = l02.best_line(xor)
+    assert 0.74 < line.accuracy < 0.82
+    predicted = (xor.x @ line.normal > line.offset).long()
+    assert (predicted == xor.y).float().mean().item() == pytest.approx(line.accuracy)
+    # A trained linear classifier never beats it (up to the angle grid).
+    trained = l02.train_stack("xor", depth=0)
+    assert trained.accuracy <= line.accuracy + 0.01
+    with pytest.raises(ValueError, match="Dataset2D"):
+        l02.best_line(xor.x)
+    with pytest.raises(ValueError, match="n_angles"):
+        l02.best_line(xor, n_angles=0)
+
+
+def test_single_layer_runs_share_one_cache_entry() -> None:
+    a = l02.train_stack("spirals", "none", depth=0)
+    b = l02.train_stack("spirals", "relu", depth=0)
+    assert a.activation == b.activation == "none" and a.losses == b.losses
+    with pytest.raises(ValueError, match="unknown activation"):
+        l02.train_stack("spirals", "softsign", depth=0)

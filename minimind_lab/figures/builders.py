@@ -36,16 +36,19 @@ def jacobian_blocks() -> Figure:
     "linear_collapse_grids",
     lesson="02",
     caption="One grid pushed through the same layers with no activation (a linear map: rotate, "
-    "scale, shear) and with ReLU, GELU and SiLU (fold, bend, cut)",
+    "scale, shear) and with ReLU (bends lines, flattens regions), GELU and SiLU (bend lines, "
+    "fold the plane over: black dots mark where the map's area scale is negative)",
     plot_function="plot_warped_grids",
 )
 def linear_collapse_grids() -> Figure:
     setup = l02.SETUP
     lines = l02.grid_lines(extent=setup.grid_extent, n_lines=setup.grid_lines)  # (2L, P, 2)
-    grids = {"input grid": lines}
+    grids, scales = {"input grid": lines}, {}
     for act in l02.STACK_ACTIVATIONS:
-        grids[act] = l02.warp_grid(lines, l02.warp_network(act))
-    return l02.plot_warped_grids(grids)
+        network = l02.warp_network(act)
+        grids[act] = l02.warp_grid(lines, network)
+        scales[act] = l02.area_scale(network, lines)  # (2L, P)
+    return l02.plot_warped_grids(grids, area_scales=scales)
 
 
 @register_figure(
@@ -66,6 +69,7 @@ def linear_collapse_regions() -> Figure:
             depth=setup.depth,
             width=setup.width,
             steps=setup.steps,
+            lr=setup.lr,
             seed=setup.seed,
         )
         regions[act] = l02.decision_regions(result.model)

@@ -4,7 +4,9 @@ Three pieces, all computation (the pictures live in ``plots.collapse``):
 
 * small 2-D classification data sets made in code (XOR, moons, spirals);
 * a grid of 2-D lines pushed through a small fixed network, to see a linear map rotate, scale and
-  shear while an activation (激活函数) folds, bends and cuts;
+  shear while an activation (激活函数) bends lines, flattens regions (ReLU) or folds the plane
+  over (GELU, SiLU), each measured: ``line_bend`` and the signed area scale ``area_scale``;
+* the best straight line for a data set (``best_line``), the baseline a linear model cannot beat;
 * deep stacks trained on a data set with and without an activation, with their accuracy and the
   decision regions they draw. Training goes through ``minimind_lab.fit``.
 """
@@ -27,19 +29,24 @@ from ..train import fit
 
 __all__ = [
     "DATASET_NAMES",
+    "BestLine",
     "Dataset2D",
     "DecisionRegions",
+    "FLAT_TOLERANCE",
     "SETUP",
     "STACK_ACTIVATIONS",
     "Setup",
     "StackResult",
     "WARP_WEIGHTS",
     "accuracy",
+    "area_scale",
+    "best_line",
     "decision_regions",
     "grid_lines",
     "line_bend",
     "make_dataset",
     "make_stack",
+    "one_thread",
     "train_stack",
     "warp_grid",
     "warp_network",
@@ -54,8 +61,11 @@ class Setup:
     n_points: int = 400
     depth: int = 4
     width: int = 32
-    steps: int = 400
+    steps: int = 100
+    lr: float = 0.01
     seed: int = 0
+    #: Seeds of the repeated experiment (each draws its own data set and initial weights).
+    seeds: tuple[int, ...] = (0, 1, 2)
     grid_extent: float = 2.0
     grid_lines: int = 11
 
@@ -182,6 +192,84 @@ def line_bend(lines: Tensor) -> Tensor:
     return torch.where(singular[:, 0] > 0, singular[:, 1] / singular[:, 0].clamp_min(1e-30), 0.0)
 
 
+#: ``|area_scale|`` at or below this counts as flattened (0 in exact arithmetic: ReLU's Jacobian
+#: loses rank where a hidden coordinate is negative); below ``-FLAT_TOLERANCE`` as folded.
+FLAT_TOLERANCE = 1e-6
+
+
+def area_scale(network: nn.Module, points: Tensor) -> Tensor:
+    """The signed local area scale of a 2-D → 2-D map at each point: ``(..., 2)`` → ``(...)``.
+
+    ``det(∂network/∂p)``: how much a tiny square at ``p`` grows (``|det| > 1``) or shrinks, and
+    whether it keeps its orientation (``det > 0``) or comes out mirrored (``det < 0``: the map
+    turns the plane over there, a fold). ``0`` means flattened onto a line or a point. A linear
+    map has the same value everywhere. Exact derivatives (autograd), in ``points``' dtype.
+    ``network`` must act on each point on its own (as an MLP does): ``(N, 2)`` → ``(N, 2)``.
+    """
+    if points.dim() < 1 or points.shape[-1] != 2:
+        raise ValueError(f"points must have shape (..., 2), got {tuple(points.shape)}")
+    flat = points.detach().reshape(-1, 2).clone().requires_grad_(True)  # (N, 2)
+    with torch.enable_grad():
+        out = network(flat)
+        if out.shape != flat.shape:
+            raise ValueError(f"network must map (N, 2) to (N, 2), got {tuple(out.shape)}")
+        # Point n's output depends on point n only, so one backward pass per output coordinate
+        # gives row k of every point's Jacobian at once.
+        rows = [
+            torch.autograd.grad(out[:, k].sum(), flat, retain_graph=k == 0)[0] for k in range(2)
+        ]
+    jac = torch.stack(rows, dim=1)  # (N, 2 outputs, 2 inputs)
+    return torch.linalg.det(jac).reshape(points.shape[:-1])
+
+
+@dataclass(frozen=True)
+class BestLine:
+    """The best straight-line classifier found: class 1 where ``normal · x > offset``.
+
+    ``accuracy`` in ``[0, 1]``; ``normal``: ``(2,)`` unit vector; ``offset``: a float.
+    """
+
+    accuracy: float
+    normal: Tensor
+    offset: float
+
+
+def best_line(data: Dataset2D, n_angles: int = 720) -> BestLine:
+    """The straight line that labels ``data`` best, by exhaustive search.
+
+    ``n_angles`` directions of the normal around the full circle (both orientations); for each,
+    every threshold between two neighbouring projections is tried, so only the angle is a grid.
+    This is the most a linear classifier can get right on ``data`` (up to the angle grid), which
+    training by cross-entropy need not reach.
+    """
+    if not isinstance(data, Dataset2D):
+        raise ValueError(f"data must be a Dataset2D, got {type(data).__name__}")
+    check_positive_int("n_angles", n_angles)
+    angles = torch.arange(n_angles, dtype=torch.float64) * (2 * math.pi / n_angles)
+    normals = torch.stack([angles.cos(), angles.sin()], dim=1)  # (A, 2)
+    proj = data.x.double() @ normals.T  # (N, A)
+    ordered, order = proj.sort(dim=0)
+    ones = data.y[order].double()  # (N, A): labels in projection order
+    zero_row = torch.zeros_like(ones[:1])
+    ones_below = torch.cat([zero_row, ones.cumsum(dim=0)])  # (N + 1, A): class 1 below cut k
+    zeros_below = torch.arange(ones.shape[0] + 1, dtype=torch.float64)[:, None] - ones_below
+    correct = zeros_below + (ones.sum(dim=0) - ones_below)  # below the cut: 0, above: 1
+    flat_best = int(correct.argmax())
+    k, a = divmod(flat_best, n_angles)
+    column = ordered[:, a]
+    if k == 0:
+        offset = float(column[0]) - 1.0
+    elif k == len(column):
+        offset = float(column[-1]) + 1.0
+    else:
+        offset = float(column[k - 1] + column[k]) / 2
+    return BestLine(
+        accuracy=float(correct[k, a]) / len(data.y),
+        normal=normals[a].float(),
+        offset=offset,
+    )
+
+
 def make_stack(activation: str, depth: int = 4, width: int = 32) -> nn.Sequential:
     """A classifier for 2-D points: ``depth`` hidden Linear layers of ``width``, then Linear(·, 2).
 
@@ -220,18 +308,20 @@ class StackResult:
 
 
 def train_stack(
-    dataset: str = "spirals",
+    dataset: str = SETUP.dataset,
     activation: str = "relu",
-    depth: int = 4,
-    width: int = 32,
-    steps: int = 400,
-    lr: float = 0.01,
-    seed: int = 0,
+    depth: int = SETUP.depth,
+    width: int = SETUP.width,
+    steps: int = SETUP.steps,
+    lr: float = SETUP.lr,
+    seed: int = SETUP.seed,
 ) -> StackResult:
     """Train ``make_stack(activation, depth, width)`` on ``make_dataset(dataset, seed=seed)``.
 
-    Full-batch Adam with cross-entropy through ``fit``. ``depth=0`` trains a single
-    ``Linear(2, 2)``: the plain linear classifier (线性分类器). Runs are cached, so asking again
+    The model is built under ``seeded(seed)`` and trained full-batch with Adam and cross-entropy
+    through ``fit``, the steps lesson 02 shows in cells. ``depth=0`` trains a single
+    ``Linear(2, 2)``: the plain linear classifier (线性分类器), whatever ``activation`` says (its
+    result says ``"none"``). Runs are cached, so asking again
     for the same arguments (a widget redraw, a test) is instant; each call hands back its own copy
     of the model, so training or editing it never changes what the next caller gets. The caller's
     global RNG is left as it was.
@@ -239,6 +329,9 @@ def train_stack(
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
     check_positive_int("steps", steps)
+    if depth == 0:  # a single linear layer has no activation: one cache entry, whatever is asked
+        _check_stack_activation(activation)
+        activation = "none"
     cached = _trained_stack(dataset, activation, depth, width, steps, float(lr), seed)
     return replace(cached, model=copy.deepcopy(cached.model), losses=list(cached.losses))
 

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from torch import Tensor
 
-from ..lessons.l02_collapse import Dataset2D, DecisionRegions
+from ..lessons.l02_collapse import FLAT_TOLERANCE, Dataset2D, DecisionRegions
 from .style import DIVERGING_CMAP, PALETTE, axes_or_new, finish, new_figure, series_style
 
 __all__ = [
@@ -45,18 +45,35 @@ def _display_name(name: str) -> str:
     return "no activation (linear)" if name == "none" else name
 
 
-def draw_warped_grid(ax: Axes, lines: Tensor, title: str | None = None) -> Axes:
+def draw_warped_grid(
+    ax: Axes, lines: Tensor, title: str | None = None, area_scale: Tensor | None = None
+) -> Axes:
     """Draw ``lines`` (``(2L, P, 2)``, from ``grid_lines``/``warp_grid``) on ``ax``.
 
     The first half (lines that ran along x) is blue, the second half (along y) vermillion, so a
-    fold or a cut shows as lines of one colour crossing or piling up.
+    fold or a cut shows as lines of one colour crossing or piling up. ``area_scale``: ``(2L, P)``
+    from ``area_scale`` at the same points, optional; points where it is below
+    ``-FLAT_TOLERANCE`` (the map turned the plane over: a fold) are marked with black dots.
     """
     if lines.dim() != 3 or lines.shape[-1] != 2:
         raise ValueError(f"lines must have shape (lines, points, 2), got {tuple(lines.shape)}")
+    if area_scale is not None and area_scale.shape != lines.shape[:-1]:
+        raise ValueError(
+            f"area_scale must have shape {tuple(lines.shape[:-1])} (one value per point), got "
+            f"{tuple(area_scale.shape)}"
+        )
     half = lines.shape[0] // 2
     data = lines.detach().cpu().float()
     for k, line in enumerate(data):
         ax.plot(line[:, 0], line[:, 1], color=_LINE_COLORS[k >= half], linewidth=0.9, alpha=0.85)
+    if area_scale is not None:
+        folded = (area_scale.detach().cpu() < -FLAT_TOLERANCE).reshape(-1)
+        if folded.any():
+            points = data.reshape(-1, 2)[folded]
+            ax.scatter(
+                points[:, 0], points[:, 1], s=1, color="black", alpha=0.6, zorder=3, label="folded"
+            )
+            ax.legend(fontsize=8, frameon=False, loc="upper right", markerscale=3)
     ax.set_aspect("equal", adjustable="datalim")
     finish(ax, title=title, xlabel="first coordinate", ylabel="second coordinate")
     return ax
@@ -65,19 +82,29 @@ def draw_warped_grid(ax: Axes, lines: Tensor, title: str | None = None) -> Axes:
 def plot_warped_grids(
     grids: Mapping[str, Tensor],
     axes: Sequence[Axes] | None = None,
-    title: str | None = "A linear map keeps lines straight; ReLU cuts the grid, GELU and SiLU "
-    "bend and fold it",
+    title: str | None = "A linear map keeps lines straight; every activation bends them, ReLU "
+    "flattens regions, GELU and SiLU fold the plane over (black)",
+    area_scales: Mapping[str, Tensor] | None = None,
 ) -> Figure:
     """One panel per entry of ``grids`` (name → warped lines ``(2L, P, 2)``), left to right.
 
     Names are activation names ("none" reads as "no activation (linear)") or any label, e.g.
-    "input grid" for the lines before the map. ``title`` goes above all panels.
+    "input grid" for the lines before the map. ``area_scales`` (name → ``(2L, P)`` signed area
+    scale at the input points, from ``area_scale``), optional: a panel with one marks its folded
+    points and says in its title what share of the points are folded and flattened
+    (``|scale| ≤ FLAT_TOLERANCE``). ``title`` goes above all panels.
     """
     if not grids:
         raise ValueError("grids is empty; expected at least one name → lines entry")
     fig, axes = _axes_for(len(grids), axes, (3.2, 3.2))
     for ax, (name, lines) in zip(axes, grids.items(), strict=True):
-        draw_warped_grid(ax, lines, title=_display_name(name))
+        scale = None if area_scales is None else area_scales.get(name)
+        panel_title = _display_name(name)
+        if scale is not None:
+            folded = (scale < -FLAT_TOLERANCE).float().mean().item()
+            flat = (scale.abs() <= FLAT_TOLERANCE).float().mean().item()
+            panel_title = f"{panel_title}\nfolded {folded:.0%}, flattened {flat:.0%}"
+        draw_warped_grid(ax, lines, title=panel_title, area_scale=scale)
     if title:
         fig.suptitle(title, fontsize=11)
     return fig
@@ -145,7 +172,7 @@ def plot_decision_regions(
     for ax, (name, region) in zip(axes, regions.items(), strict=True):
         panel_title = _display_name(name)
         if accuracies is not None and name in accuracies:
-            panel_title = f"{panel_title}: {accuracies[name]:.0%} correct"
+            panel_title = f"{panel_title}: {accuracies[name]:.1%} correct"
         draw_decision_regions(ax, region, data, title=panel_title)
     if title:
         fig.suptitle(title, fontsize=11)
@@ -169,7 +196,7 @@ def plot_loss_curves(losses: Mapping[str, Sequence[float]], ax: Axes | None = No
     ax.set_yscale("log")
     finish(
         ax,
-        title="Without an activation the loss stalls; with one it keeps falling",
+        title="Without an activation the loss stalls; with one it falls far below",
         xlabel="training step",
         ylabel="cross-entropy loss",
         legend=True,
