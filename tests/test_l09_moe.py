@@ -126,6 +126,8 @@ def test_kind_overlap_and_routing_agreement_by_hand() -> None:
         l09.kind_overlap(features, ["A", "A", "B"], 0.5)
     with pytest.raises(ValueError, match="need at least two tokens of one kind and two kinds"):
         l09.kind_overlap(features, ["A", "B", "C", "D"], 0.5)
+    with pytest.raises(ValueError, match="features must be a \\(tokens, features\\) tensor"):
+        l09.kind_overlap([[1.0, 2.0]], ["A"], 0.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="first_choice must be a 1-D tensor"):
         l09.routing_agreement(torch.zeros(4, 2), ["A", "A", "B", "B"])
 

@@ -163,9 +163,9 @@ def kind_overlap(features: Tensor, kinds: Sequence[str], fraction: float) -> Kin
     Jaccard overlap of two sets: shared members divided by members of either (1: the same set,
     0: disjoint). ``features``: ``(N, F)``; ``kinds``: ``N`` kind names, one per row.
     """
-    if len(kinds) != features.shape[0]:
-        raise ValueError(f"kinds has {len(kinds)} entries; expected one per row ({len(features)})")
-    tops = top_features(features, fraction)
+    tops = top_features(features, fraction)  # validates features and fraction
+    if len(kinds) != len(tops):
+        raise ValueError(f"kinds has {len(kinds)} entries; expected one per row ({len(tops)})")
     return _split_by_kind(kinds, lambda i, j: len(tops[i] & tops[j]) / len(tops[i] | tops[j]))
 
 
