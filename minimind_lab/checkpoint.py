@@ -166,10 +166,11 @@ def _build_mlp(
     config = MiniMindConfig(
         hidden_size=h, intermediate_size=m, hidden_act=hidden_act, version=version
     )
-    with torch.device("meta"):
+    with torch.device("meta"):  # no random init to pay for, and the caller's RNG is untouched
         mlp = FeedForward(config)
-    mlp = mlp.to_empty(device="cpu").to(gate.dtype)
-    mlp.load_state_dict({f"{role}.weight": t for role, t in tensors.items()})  # copies
+    # Fresh copies, assigned: the module owns its weights and never aliases the caller's.
+    copies = {f"{role}.weight": t.detach().to("cpu", copy=True) for role, t in tensors.items()}
+    mlp.load_state_dict(copies, assign=True)
     return mlp
 
 
@@ -222,13 +223,17 @@ def load_minimind_model(
         state, num_attention_heads, version, hidden_act, rms_norm_eps, rope_theta,
         max_position_embeddings,
     )  # fmt: skip
-    with torch.device("meta"):
+    with torch.device("meta"):  # no random init to pay for, and the caller's RNG is untouched
         model = MiniMindForCausalLM(config)
-    model = model.to_empty(device="cpu")
-    model.tie_weights()  # to_empty gave the embedding and lm_head a tensor each
-    model = model.to(dtype if dtype is not None else _tensor(state, _EMBED).dtype)
-    model.model.init_rope()  # float32 tables, recomputed after to_empty
-    model.load_state_dict(_checked_weights(state, model), strict=True)  # copies
+    target = dtype if dtype is not None else _tensor(state, _EMBED).dtype
+    # Fresh copies, assigned: the model owns its weights and never aliases the caller's.
+    copies = {
+        key: tensor.detach().to("cpu", target, copy=True)
+        for key, tensor in _checked_weights(state, model).items()
+    }
+    model.load_state_dict(copies, strict=True, assign=True)
+    model.tie_weights()  # one tensor for the embedding and lm_head, as MiniMind has
+    model.model.init_rope()  # float32 tables, on the CPU with the weights
     return model.eval()
 
 

@@ -104,11 +104,11 @@ class MoEFeedForward(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
         routing = self.route(x)
-        self.last_routing = Routing(*(t.detach() for t in (routing.scores, routing.experts,
-                                                            routing.weights)))  # fmt: skip
+        scores, chosen, mixing = routing.scores, routing.experts, routing.weights
+        self.last_routing = Routing(scores.detach(), chosen.detach(), mixing.detach())
         flat = x.reshape(-1, self.hidden_size)  # (N, h)
-        experts = routing.experts.reshape(-1, self.top_k)  # (N, k)
-        weights = routing.weights.reshape(-1, self.top_k)  # (N, k)
+        experts = chosen.reshape(-1, self.top_k)  # (N, k)
+        weights = mixing.reshape(-1, self.top_k)  # (N, k)
         if x.device.type == "meta":  # shapes only: no data to dispatch on
             return x.new_empty(x.shape)
         out = torch.zeros_like(flat)
