@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
-from matplotlib.figure import Figure
+from matplotlib.colors import to_hex
 
 import minimind_lab as ml
 from minimind_lab.lessons import l05
+from minimind_lab.plots.style import GLU_COLORS, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
+
+
+def test_scaling_ratio_reads_the_degree() -> None:
+    with ml.seeded(0):
+        x = torch.randn(64, 4)
+        relu = ml.PlainFFN(4, 16, act="relu")
+        bilinear = ml.GatedFFN(4, 16, act="identity")
+        reglu = ml.GatedFFN(4, 16, act="relu")
+        swiglu = ml.GatedFFN(4, 16, act="silu")
+    assert l05.scaling_ratio(relu, x) == pytest.approx(2.0)
+    assert l05.scaling_ratio(bilinear, x) == pytest.approx(4.0)
+    assert l05.scaling_ratio(bilinear, x, factor=-3.0) == pytest.approx(9.0)
+    assert l05.scaling_ratio(reglu, x) == pytest.approx(4.0)
+    assert abs(l05.scaling_ratio(swiglu, x) - 4.0) > 0.1  # neither degree 1 nor 2
+    for bad in (0, 0.0, float("nan"), True, "2"):
+        with pytest.raises(ValueError, match="factor"):
+            l05.scaling_ratio(relu, x, factor=bad)
+    with torch.no_grad():
+        relu.down_proj.weight.zero_()
+    with pytest.raises(ValueError, match="undefined"):
+        l05.scaling_ratio(relu, x)
 
 
 def test_gate_activations_are_act_of_gate_proj() -> None:
@@ -52,7 +76,8 @@ def test_gate_statistics_rejects_bad_threshold(bad: float) -> None:
 def test_gated_product_curves_match_their_closed_forms() -> None:
     glu = l05.gated_product_curve("GLU")
     t = glu.t
-    assert glu.act == "sigmoid" and t.shape == (401,)
+    assert glu.act == "sigmoid" and glu.variant == "GLU" and t.shape == (401,)
+    assert l05.gated_product_curve("relu").variant is None
     assert torch.allclose(glu.product, torch.nn.functional.silu(t))  # σ(t)·t is SiLU
     assert torch.allclose(l05.gated_product_curve("Bilinear").product, t * t)
     assert torch.allclose(l05.gated_product_curve("ReGLU").product, torch.relu(t) * t)
@@ -108,6 +133,61 @@ def test_race_results_on_the_product_task(race: l05.BudgetResult) -> None:
         race.mean("SwiGLU", which="val")
 
 
+def test_race_inputs_are_the_race_data_and_leave_the_rng_alone() -> None:
+    state = torch.random.get_rng_state()
+    x_train, x_test = l05.race_inputs(6, 10, 20, data_seed=7)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    assert x_train.shape == (10, 6) and x_test.shape == (20, 6)
+    again_train, _ = l05.race_inputs(6, 10, 20, data_seed=7)
+    assert torch.equal(x_train, again_train)
+    race = l05.equal_budget_experiment(
+        seeds=(0,), steps=1, n_train=10, n_test=20, data_seed=7, contenders=SMALL_RACE
+    )
+    assert torch.equal(race.test_inputs, x_test)
+    with pytest.raises(ValueError, match="n_train"):
+        l05.race_inputs(6, 0, 20)
+
+
+def test_initial_contender_is_where_the_race_starts(race: l05.BudgetResult) -> None:
+    model = l05.initial_contender("SwiGLU", 1, contenders=SMALL_RACE)
+    assert isinstance(model, ml.GatedFFN) and model.intermediate_size == 16
+    x_train, _ = l05.race_inputs()
+    history = ml.fit(model, x_train, l05.product_target(x_train), steps=race.steps, lr=1e-2)
+    assert history == pytest.approx(race.histories["SwiGLU"][1], rel=1e-5)
+    state = torch.random.get_rng_state()
+    l05.initial_contender("Plain SiLU", 0)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    with pytest.raises(ValueError, match="unknown contender"):
+        l05.initial_contender("Plain Tanh", 0)
+
+
+def test_gate_census_before_and_after(race: l05.BudgetResult) -> None:
+    census = l05.gate_census(race)
+    assert set(census) == {"SwiGLU", "Bilinear"}  # the gated contenders only
+    swiglu = census["SwiGLU"]
+    assert swiglu.seeds == race.seeds and len(swiglu.before) == len(swiglu.after) == 2
+    untrained = l05.initial_contender("SwiGLU", race.seeds[0], contenders=SMALL_RACE)
+    expected = l05.gate_statistics(l05.gate_activations(untrained, race.test_inputs))
+    assert swiglu.before[0] == expected
+    trained = l05.gate_activations(race.models["SwiGLU"][0], race.test_inputs)
+    assert swiglu.after[0] == l05.gate_statistics(trained)
+    with torch.no_grad():
+        pre = untrained.gate_proj(race.test_inputs)
+    assert swiglu.pre_rms_before[0] == pytest.approx(pre.pow(2).mean().sqrt().item(), rel=1e-6)
+    assert len(swiglu.pre_rms_after) == 2 and swiglu.pre_rms_after != swiglu.pre_rms_before
+    closed = swiglu.values("closed", "after")
+    assert swiglu.mean("closed", "after") == pytest.approx(sum(closed) / 2)
+    assert swiglu.changes("closed") == pytest.approx(
+        [a - b for a, b in zip(closed, swiglu.values("closed", "before"), strict=True)]
+    )
+    with pytest.raises(ValueError, match="when"):
+        swiglu.values("closed", "during")
+    with pytest.raises(ValueError, match="unknown statistic"):
+        swiglu.values("openness", "after")
+    with pytest.raises(ValueError, match="plain FFN"):
+        l05.gate_census(race, ["Plain SiLU"])
+
+
 def test_race_repeats_exactly_and_restores_threads() -> None:
     threads = torch.get_num_threads()
     contenders = {"SwiGLU": l05.BUDGET_CONTENDERS["SwiGLU"]}
@@ -126,19 +206,46 @@ def test_race_rejects_bad_input() -> None:
         l05.equal_budget_experiment(seeds=(0,), steps=1, contenders={"odd": ("wide", "relu")})
 
 
-def test_plots_draw_results(race: l05.BudgetResult) -> None:
-    fig = l05.plot_equal_budget(race, title="a finding")
-    assert isinstance(fig, Figure) and len(fig.axes) == 2
-    assert fig.axes[0].get_title() == "a finding"
-    assert len(fig.axes[0].get_lines()) == len(race.names)
-    gates = {"SwiGLU": l05.gate_activations(race.models["SwiGLU"][0], race.test_inputs)}
-    fig = l05.plot_gate_distribution(gates, closed_below=0.1)
-    assert isinstance(fig, Figure) and fig.axes[0].get_yscale() == "log"
-    with pytest.raises(ValueError, match="samples is empty"):
+def test_equal_budget_plot_panels_and_colours(race: l05.BudgetResult) -> None:
+    fig = l05.plot_equal_budget(race, seeds_title="a finding")
+    curves, seeds_ax, alone = fig.axes
+    assert seeds_ax.get_title() == "a finding"
+    assert [line.get_label() for line in curves.get_lines()] == ["Plain SiLU", "SwiGLU"]
+    colours = {line.get_label(): to_hex(line.get_color()) for line in curves.get_lines()}
+    assert colours["SwiGLU"] == GLU_COLORS["SwiGLU"].lower()
+    assert colours["Plain SiLU"] == to_hex(series_style("silu")["color"])
+    assert colours["SwiGLU"] != colours["Plain SiLU"]  # plain and gated never share a colour
+    assert len(alone.get_lines()) == len(race.seeds)  # every bilinear seed on its own panel
+    assert "below 1e-" in alone.get_title()
+    assert len(l05.plot_equal_budget(race, alone=()).axes) == 2
+    with pytest.raises(ValueError, match="alone"):
+        l05.plot_equal_budget(race, alone=("GEGLU",))
+
+
+def test_gate_distribution_plot(race: l05.BudgetResult) -> None:
+    x = race.test_inputs
+    trained = {
+        name: l05.gate_activations(race.models[name][0], x) for name in ("SwiGLU", "Bilinear")
+    }
+    untrained = {"SwiGLU": l05.gate_activations(l05.initial_contender("SwiGLU", 0), x)}
+    fig = l05.plot_gate_distribution(trained, untrained, titles={"SwiGLU": "a title"})
+    assert len(fig.axes) == 2 and fig.axes[0].get_yscale() == "log"
+    assert fig.axes[0].get_title() == "a title" and fig.axes[1].get_title() == "Bilinear"
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert "untrained" in labels and "trained" in labels
+    with pytest.raises(ValueError, match="trained is empty"):
         l05.plot_gate_distribution({})
+    with pytest.raises(ValueError, match="untrained has variants"):
+        l05.plot_gate_distribution({"SwiGLU": trained["SwiGLU"]}, {"GLU": trained["SwiGLU"]})
+
+
+def test_gated_product_plot_uses_the_variant_colour() -> None:
     curve = l05.gated_product_curve("SwiGLU")
     fig = l05.plot_gated_product(curve, [l05.gated_product_curve("GLU")])
-    assert len(fig.axes[0].get_lines()) == 5  # other, gate, content, product, zero line
+    lines = fig.axes[0].get_lines()
+    assert len(lines) == 5  # other, gate, content, product, zero line
+    assert to_hex(lines[3].get_color()) == GLU_COLORS["SwiGLU"].lower()
+    assert fig.axes[0].get_title().startswith("SwiGLU")
 
 
 def test_gated_product_widget_redraws_on_change() -> None:
@@ -152,5 +259,10 @@ def test_gated_product_widget_redraws_on_change() -> None:
     assert "At t = −2: 0.000; at t = +2: 4.000" in widget.text.value  # relu(2)·2
     widget.controls["gate_scale"].value = -1.0
     assert "At t = −2: -4.000; at t = +2: 0.000" in widget.text.value  # relu(2)·(−2)
-    with pytest.raises(ValueError, match="unknown GLU variant"):
+    with pytest.raises(ValueError, match="variant must be one of"):
         l05.draw_gated_product("TanhGLU", 1.0)
+    for bad in (3.5, math.nan, "1"):
+        with pytest.raises(ValueError, match="gate_scale"):
+            l05.draw_gated_product("SwiGLU", bad)
+    slider = widget.controls["gate_scale"]
+    assert (slider.min, slider.max, slider.step) == l05.SETUP.gate_scale_range

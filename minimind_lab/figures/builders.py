@@ -149,8 +149,9 @@ def ffn_structure() -> Figure:
 @register_figure(
     "gate_distribution",
     lesson="05",
-    caption="Gate values act(gate_proj(x)) of the GLU, ReGLU, GEGLU and SwiGLU FFNs trained in "
-    "the equal-budget race: how many sit near zero (closed) and how many pass",
+    caption="Gate values act(gate_proj(x)) of the GLU, ReGLU, GEGLU and SwiGLU FFNs of the "
+    "equal-budget race, trained (solid) against the same networks untrained (dashed): how many "
+    "sit near zero (closed, shaded) before and after training",
     plot_function="plot_gate_distribution",
 )
 def gate_distribution() -> Figure:
@@ -161,21 +162,23 @@ def gate_distribution() -> Figure:
         plain_width=s.plain_width,
         seeds=s.seeds[:1],
         steps=s.steps,
+        lr=s.lr,
         device="cpu",
         contenders={name: l05.BUDGET_CONTENDERS[name] for name in shown},
     )
-    samples = {
-        name: l05.gate_activations(result.models[name][0], result.test_inputs) for name in shown
+    census = l05.gate_census(result, shown, closed_below=s.closed_below)
+    x = result.test_inputs  # (n_test, h)
+    trained = {name: l05.gate_activations(result.models[name][0], x) for name in shown}
+    untrained = {
+        name: l05.gate_activations(l05.initial_contender(name, s.seeds[0]), x) for name in shown
     }
-    closed = {
-        name: l05.gate_statistics(samples[name], closed_below=s.closed_below).closed
-        for name in shown
+    titles = {
+        name: f"{name}: closed {c.before[0].closed:.0%} → {c.after[0].closed:.0%}"
+        for name, c in census.items()
     }
-    title = (
-        f"Closed gates (|a| < 0.1): GLU {closed['GLU']:.0%}, "
-        f"ReGLU {closed['ReGLU']:.0%}, SwiGLU {closed['SwiGLU']:.0%}"
+    return l05.plot_gate_distribution(
+        trained, untrained, closed_below=s.closed_below, titles=titles
     )
-    return l05.plot_gate_distribution(samples, closed_below=s.closed_below, title=title)
 
 
 @register_figure(

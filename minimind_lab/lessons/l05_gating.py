@@ -1,16 +1,22 @@
 """What the gate (门控 gating) does: gate statistics, 1-D gated curves and the equal-budget race.
 
-Three probes for lesson 05, each returning plain results for the plots to draw:
+Probes and experiments for lesson 05, each returning plain results for the plots to draw:
 
-* ``gate_activations`` / ``gate_statistics``: the values ``act(gate_proj(x))`` a gated FFN really
-  produces, and how many of them are near zero (closed), pass, flip sign or amplify.
+* ``scaling_ratio``: ``‖f(c·x)‖ / ‖f(x)‖``, which tells a degree-2 map (ratio ``c²``) from a
+  degree-1 one (``c``) and from the gated FFNs that are neither.
+* ``gate_activations`` / ``gate_statistics`` / ``gate_census``: the values ``act(gate_proj(x))``
+  a gated FFN really produces, how many are near zero (closed), pass, flip sign or amplify, and
+  how that differs between the untrained and the trained networks of the race.
 * ``gated_product_curve``: the 1-D shape of ``act(a·t) · t`` for one gate activation.
 * ``equal_budget_experiment``: plain FFNs against the GLU family at the same parameter count on a
-  task with multiplicative structure, several seeds each, trained with ``fit``.
+  task with multiplicative structure, several seeds each, trained with ``fit``; ``race_inputs``
+  and ``initial_contender`` give its data and its untrained models, so a notebook can run one
+  contender by hand.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +36,7 @@ from ..train import fit
 __all__ = [
     "BUDGET_CONTENDERS",
     "BudgetResult",
+    "GateCensus",
     "GateStats",
     "GatedCurve",
     "SETUP",
@@ -37,9 +44,13 @@ __all__ = [
     "equal_budget_experiment",
     "equal_budget_width",
     "gate_activations",
+    "gate_census",
     "gate_statistics",
     "gated_product_curve",
+    "initial_contender",
     "product_target",
+    "race_inputs",
+    "scaling_ratio",
 ]
 
 
@@ -56,16 +67,49 @@ BUDGET_CONTENDERS: dict[str, tuple[str, str]] = {
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 05's equal-budget race, read by the notebook and the figure."""
+    """Lesson 05's sizes and seeds, read by the notebook, the widget and the figures.
+
+    The equal-budget race: ``hidden_size``, ``plain_width`` (the gated width is 2/3 of it),
+    ``seeds``, ``steps`` and ``lr`` of ``fit``, ``n_train``/``n_test`` inputs drawn from
+    ``data_seed``. The gate census calls a gate closed below ``closed_below``. The widget's gate
+    slope ``a`` runs over ``gate_scale_range`` = (lowest, highest, step).
+    """
 
     hidden_size: int = 6
     plain_width: int = 24
     seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
     steps: int = 300
+    lr: float = 1e-2
+    n_train: int = 512
+    n_test: int = 2048
+    data_seed: int = 1234
     closed_below: float = 0.1
+    gate_scale_range: tuple[float, float, float] = (-3.0, 3.0, 0.25)
 
 
 SETUP = Setup()
+
+
+# --- how outputs scale with the input ------------------------------------------------------------
+
+
+def scaling_ratio(module: nn.Module, x: Tensor, factor: float = 2.0) -> float:
+    """``‖f(factor·x)‖ / ‖f(x)‖`` over a whole batch ``x``: ``(N, hidden_size)``, no gradients.
+
+    A map of degree ``k`` (``f(c·x) = cᵏ·f(x)``) gives ``factorᵏ``: 2 for a bias-free ReLU FFN,
+    4 for a bilinear one at ``factor=2``. Raises ``ValueError`` for a zero or non-finite
+    ``factor`` and when ``f(x)`` is zero (the ratio would be undefined).
+    """
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)):
+        raise ValueError(f"factor must be a non-zero finite number, got {factor!r}")
+    if not math.isfinite(factor) or factor == 0:
+        raise ValueError(f"factor must be a non-zero finite number, got {factor!r}")
+    with torch.no_grad():
+        base = module(x).double().norm()
+        scaled = module(factor * x).double().norm()
+    if base == 0:
+        raise ValueError("f(x) is zero for the whole batch; the ratio is undefined")
+    return (scaled / base).item()
 
 
 # --- gate statistics -----------------------------------------------------------------------------
@@ -138,9 +182,14 @@ def gate_statistics(values: Tensor, closed_below: float = 0.1) -> GateStats:
 
 @dataclass(frozen=True)
 class GatedCurve:
-    """``act(a·t)``, ``t`` and their product on a grid of ``t``; every tensor ``(points,)``."""
+    """``act(a·t)``, ``t`` and their product on a grid of ``t``; every tensor ``(points,)``.
+
+    ``variant`` is the GLU variant's name (``"SwiGLU"``) when the curve was asked for by one,
+    else ``None``; ``act`` is the gate's activation either way.
+    """
 
     act: str
+    variant: str | None
     gate_scale: float
     t: Tensor
     gate: Tensor
@@ -159,6 +208,7 @@ def gated_product_curve(
     ``act`` is an activation name (``"silu"``) or a GLU variant name (``"SwiGLU"``). With
     ``gate_scale=1`` SwiGLU traces ``t²·σ(t)``, ReGLU ``relu(t)·t``, bilinear ``t²``.
     """
+    variant = act if act in GLU_VARIANTS else None
     act_name = GLU_VARIANTS.get(act, act)
     check_positive_int("points", points)
     low, high = x_range
@@ -166,7 +216,15 @@ def gated_product_curve(
         raise ValueError(f"x_range must be (low, high) with low < high, got {x_range!r}")
     t = torch.linspace(low, high, points, dtype=torch.float64)
     gate = get_activation(act_name)(gate_scale * t)
-    return GatedCurve(act=act_name, gate_scale=gate_scale, t=t, gate=gate, up=t, product=gate * t)
+    return GatedCurve(
+        act=act_name,
+        variant=variant,
+        gate_scale=gate_scale,
+        t=t,
+        gate=gate,
+        up=t,
+        product=gate * t,
+    )
 
 
 # --- the equal-budget experiment -----------------------------------------------------------------
@@ -196,10 +254,14 @@ class BudgetResult:
     ``final_loss[name]``: training MSE at the last step, one per seed. ``test_loss[name]``: MSE on
     held-out inputs, one per seed. ``histories[name]``: per seed, the loss at every step.
     ``models[name]``: the trained modules, one per seed (for probes such as ``gate_activations``).
+    ``contenders`` and ``plain_width`` say how each was built, so ``initial_contender`` can
+    rebuild any of them untrained.
     """
 
     names: tuple[str, ...]
     hidden_size: int
+    plain_width: int
+    contenders: dict[str, tuple[str, str]]
     widths: dict[str, int]
     parameters: dict[str, int]
     seeds: tuple[int, ...]
@@ -226,7 +288,8 @@ class BudgetResult:
 
     def kind(self, name: str) -> str:
         """``"plain"`` or ``"gated"``."""
-        return "gated" if isinstance(self.models[name][0], GatedFFN) else "plain"
+        self._losses(name, "final")  # unknown names raise ValueError
+        return self.contenders[name][0]
 
     def _losses(self, name: str, which: str) -> list[float]:
         if name not in self.final_loss:
@@ -245,38 +308,73 @@ def _build(kind: str, act: str, hidden_size: int, plain_width: int) -> nn.Module
     raise ValueError(f"contender kind must be 'plain' or 'gated', got {kind!r}")
 
 
-def equal_budget_experiment(
-    hidden_size: int = 6,
-    plain_width: int = 24,
-    seeds: Sequence[int] = (0, 1, 2, 3, 4),
-    steps: int = 300,
-    lr: float = 1e-2,
-    n_train: int = 512,
-    n_test: int = 2048,
-    target: Callable[[Tensor], Tensor] = product_target,
+def initial_contender(
+    name: str,
+    seed: int,
+    hidden_size: int = SETUP.hidden_size,
+    plain_width: int = SETUP.plain_width,
     contenders: Mapping[str, tuple[str, str]] | None = None,
-    data_seed: int = 1234,
-    device: torch.device | str | None = None,
-) -> BudgetResult:
-    """Train plain and gated FFNs of equal parameter count on ``y = target(x)``, several seeds.
+) -> nn.Module:
+    """Contender ``name`` with the initial weights seed ``seed`` gives it in the race, untrained.
 
-    Inputs ``x ~ N(0, 1)`` of shape ``(n_train, hidden_size)`` (held-out ``(n_test, hidden_size)``)
-    come from ``data_seed``, so every contender sees the same data; seed ``s`` only sets the
-    initial weights. Plain FFNs are ``hidden → plain_width``; gated ones ``hidden → 2/3 of it``.
-    Training is ``fit`` (full-batch Adam, MSE) on ``device`` (default: the CPU, which is faster
-    than a GPU for nets this small and gives the same numbers everywhere). Raises ``ValueError``
-    if a gated contender's parameter count differs from the plain one's by more than one gated
-    unit (``3·hidden``).
+    Built inside ``seeded(seed)`` exactly as ``equal_budget_experiment`` builds it, so it is the
+    race's model before its first step (the caller's RNG is left as it was). ``contenders``
+    defaults to ``BUDGET_CONTENDERS``. Raises ``ValueError`` for an unknown name.
+    """
+    contenders = BUDGET_CONTENDERS if contenders is None else contenders
+    if name not in contenders:
+        raise ValueError(f"unknown contender {name!r}; expected one of: {', '.join(contenders)}")
+    kind, act = contenders[name]
+    with seeded(seed):
+        return _build(kind, act, hidden_size, plain_width)
+
+
+def race_inputs(
+    hidden_size: int = SETUP.hidden_size,
+    n_train: int = SETUP.n_train,
+    n_test: int = SETUP.n_test,
+    data_seed: int = SETUP.data_seed,
+) -> tuple[Tensor, Tensor]:
+    """The race's inputs ``x ~ N(0, 1)``: training ``(n_train, h)`` and held-out ``(n_test, h)``.
+
+    Drawn from their own generator seeded with ``data_seed`` (the global RNG is untouched), so
+    every contender and every seed of the race sees the same points.
     """
     check_positive_int("hidden_size", hidden_size)
     check_positive_int("n_train", n_train)
     check_positive_int("n_test", n_test)
-    if not seeds:
-        raise ValueError("seeds is empty; expected at least one seed")
-    contenders = dict(BUDGET_CONTENDERS if contenders is None else contenders)
     generator = torch.Generator().manual_seed(data_seed)
     x_train = torch.randn(n_train, hidden_size, generator=generator)
     x_test = torch.randn(n_test, hidden_size, generator=generator)
+    return x_train, x_test
+
+
+def equal_budget_experiment(
+    hidden_size: int = SETUP.hidden_size,
+    plain_width: int = SETUP.plain_width,
+    seeds: Sequence[int] = SETUP.seeds,
+    steps: int = SETUP.steps,
+    lr: float = SETUP.lr,
+    n_train: int = SETUP.n_train,
+    n_test: int = SETUP.n_test,
+    target: Callable[[Tensor], Tensor] = product_target,
+    contenders: Mapping[str, tuple[str, str]] | None = None,
+    data_seed: int = SETUP.data_seed,
+    device: torch.device | str | None = None,
+) -> BudgetResult:
+    """Train plain and gated FFNs of equal parameter count on ``y = target(x)``, several seeds.
+
+    Inputs come from ``race_inputs`` (the same points for every contender); seed ``s`` only sets
+    the initial weights (``initial_contender``). Plain FFNs are ``hidden → plain_width``; gated
+    ones ``hidden → 2/3 of it``. Training is ``fit`` (full-batch Adam, MSE) on ``device``
+    (default: the CPU, which is faster than a GPU for nets this small and gives the same numbers
+    everywhere). Raises ``ValueError`` if a gated contender's parameter count differs from the
+    plain one's by more than one gated unit (``3·hidden``).
+    """
+    if not seeds:
+        raise ValueError("seeds is empty; expected at least one seed")
+    contenders = dict(BUDGET_CONTENDERS if contenders is None else contenders)
+    x_train, x_test = race_inputs(hidden_size, n_train, n_test, data_seed)
     target_device = torch.device("cpu") if device is None else torch.device(device)
     x_train, x_test = x_train.to(target_device), x_test.to(target_device)
     y_train, y_test = target(x_train), target(x_test)
@@ -284,35 +382,11 @@ def equal_budget_experiment(
         raise ValueError(
             f"target must map (N, {hidden_size}) to (N, {hidden_size}), got {tuple(y_train.shape)}"
         )
-
-    budget = 2 * hidden_size * plain_width
-    with one_thread():  # matrices this small train fastest on one thread
-        return _race(
-            contenders,
-            hidden_size,
-            plain_width,
-            seeds,
-            steps,
-            lr,
-            budget,
-            (x_train, y_train, x_test, y_test),
-        )
-
-
-def _race(
-    contenders: Mapping[str, tuple[str, str]],
-    hidden_size: int,
-    plain_width: int,
-    seeds: Sequence[int],
-    steps: int,
-    lr: float,
-    budget: int,
-    data: tuple[Tensor, Tensor, Tensor, Tensor],
-) -> BudgetResult:
-    x_train, y_train, x_test, y_test = data
     result = BudgetResult(
         names=tuple(contenders),
         hidden_size=hidden_size,
+        plain_width=plain_width,
+        contenders=contenders,
         widths={},
         parameters={},
         seeds=tuple(seeds),
@@ -324,25 +398,120 @@ def _race(
         test_inputs=x_test,
         target_variance=y_train.var().item(),
     )
-    for name, (kind, act) in contenders.items():
-        result.final_loss[name], result.test_loss[name] = [], []
-        result.histories[name], result.models[name] = [], []
-        for seed in seeds:
-            with seeded(seed):
-                model = _build(kind, act, hidden_size, plain_width).to(x_train.device)
-            history = fit(model, x_train, y_train, loss="mse", steps=steps, lr=lr)
-            with torch.no_grad():
-                test = F.mse_loss(model(x_test), y_test).item()
-            result.final_loss[name].append(history[-1])
-            result.test_loss[name].append(test)
-            result.histories[name].append(history)
-            result.models[name].append(model)
-        params = count_parameters(result.models[name][0])
-        if abs(params - budget) > 3 * hidden_size:
-            raise ValueError(
-                f"{name} has {params} parameters, the plain budget is {budget}; expected them "
-                f"within one gated unit ({3 * hidden_size})"
-            )
-        result.parameters[name] = params
-        result.widths[name] = result.models[name][0].intermediate_size
+    with one_thread():  # matrices this small train fastest on one thread
+        for name in contenders:
+            _run_contender(result, name, lr, (x_train, y_train, x_test, y_test))
     return result
+
+
+def _run_contender(
+    result: BudgetResult, name: str, lr: float, data: tuple[Tensor, Tensor, Tensor, Tensor]
+) -> None:
+    x_train, y_train, x_test, y_test = data
+    h = result.hidden_size
+    result.final_loss[name], result.test_loss[name] = [], []
+    result.histories[name], result.models[name] = [], []
+    for seed in result.seeds:
+        model = initial_contender(name, seed, h, result.plain_width, result.contenders)
+        model = model.to(x_train.device)
+        history = fit(model, x_train, y_train, loss="mse", steps=result.steps, lr=lr)
+        with torch.no_grad():
+            test = F.mse_loss(model(x_test), y_test).item()
+        result.final_loss[name].append(history[-1])
+        result.test_loss[name].append(test)
+        result.histories[name].append(history)
+        result.models[name].append(model)
+    params = count_parameters(result.models[name][0])
+    budget = 2 * h * result.plain_width
+    if abs(params - budget) > 3 * h:
+        raise ValueError(
+            f"{name} has {params} parameters, the plain budget is {budget}; expected them "
+            f"within one gated unit ({3 * h})"
+        )
+    result.parameters[name] = params
+    result.widths[name] = result.models[name][0].intermediate_size
+
+
+# --- the gate census: untrained against trained --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GateCensus:
+    """``gate_statistics`` of one gated contender of a race, per seed, before and after training.
+
+    ``before[i]``: the untrained network of seed ``seeds[i]`` (``initial_contender``);
+    ``after[i]``: the trained one. Both are measured on the race's held-out inputs.
+    ``pre_rms_before[i]`` / ``pre_rms_after[i]``: the root mean square of the gate's
+    pre-activations ``gate_proj(x)``, which sets how far into the activation the gate reaches.
+    """
+
+    name: str
+    seeds: tuple[int, ...]
+    before: tuple[GateStats, ...]
+    after: tuple[GateStats, ...]
+    pre_rms_before: tuple[float, ...]
+    pre_rms_after: tuple[float, ...]
+
+    def values(self, statistic: str, when: str) -> list[float]:
+        """One ``GateStats`` field (``"closed"``, ``"negative"``, ...) per seed, ``when`` is
+        ``"before"`` or ``"after"`` training."""
+        if when not in ("before", "after"):
+            raise ValueError(f"when must be 'before' or 'after', got {when!r}")
+        if statistic not in GateStats.__dataclass_fields__:
+            fields = ", ".join(GateStats.__dataclass_fields__)
+            raise ValueError(f"unknown statistic {statistic!r}; expected one of: {fields}")
+        stats = self.before if when == "before" else self.after
+        return [float(getattr(s, statistic)) for s in stats]
+
+    def mean(self, statistic: str, when: str) -> float:
+        """Mean over seeds of ``values(statistic, when)``."""
+        return statistics.fmean(self.values(statistic, when))
+
+    def changes(self, statistic: str) -> list[float]:
+        """Per seed, after minus before."""
+        return [
+            a - b
+            for a, b in zip(
+                self.values(statistic, "after"), self.values(statistic, "before"), strict=True
+            )
+        ]
+
+
+def gate_census(
+    result: BudgetResult,
+    names: Sequence[str] | None = None,
+    closed_below: float = SETUP.closed_below,
+) -> dict[str, GateCensus]:
+    """Gate statistics of the gated contenders ``names`` (default: all), untrained and trained.
+
+    For every seed of the race, the untrained network (same initial weights) and the trained one
+    run on ``result.test_inputs`` ``(N, h)``; returns name → ``GateCensus``. Raises
+    ``ValueError`` for a plain or unknown contender.
+    """
+    names = [n for n in result.names if result.kind(n) == "gated"] if names is None else names
+    with one_thread():  # tensors this small are fastest on one thread
+        return {name: _census_of(result, name, closed_below) for name in names}
+
+
+def _census_of(result: BudgetResult, name: str, closed_below: float) -> GateCensus:
+    if result.kind(name) != "gated":
+        raise ValueError(f"{name!r} is a plain FFN; the census needs a gated contender")
+    x = result.test_inputs  # (n_test, h)
+    before, after, rms_before, rms_after = [], [], [], []
+    for seed, trained in zip(result.seeds, result.models[name], strict=True):
+        untrained = initial_contender(
+            name, seed, result.hidden_size, result.plain_width, result.contenders
+        ).to(x.device)
+        before.append(gate_statistics(gate_activations(untrained, x), closed_below))
+        after.append(gate_statistics(gate_activations(trained, x), closed_below))
+        with torch.no_grad():
+            rms_before.append(untrained.gate_proj(x).double().pow(2).mean().sqrt().item())
+            rms_after.append(trained.gate_proj(x).double().pow(2).mean().sqrt().item())
+    return GateCensus(
+        name,
+        result.seeds,
+        tuple(before),
+        tuple(after),
+        tuple(rms_before),
+        tuple(rms_after),
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import torch
@@ -22,85 +23,137 @@ __all__ = [
 ]
 
 
+def _variant_style(name: str) -> dict[str, object]:
+    """The GLU variant's own style for a gated series; ``name`` is a variant or its activation."""
+    return series_style(name if name in GLU_VARIANTS else _GLU_NAMES.get(name, name))
+
+
+def _contender_style(result: BudgetResult, name: str) -> dict[str, object]:
+    """Plain contenders take their activation's style, gated ones their GLU variant's."""
+    kind, act = result.contenders[name]
+    if kind == "gated":
+        return _variant_style(name if name in GLU_VARIANTS else act)
+    return series_style(act)
+
+
 def plot_gate_distribution(
-    samples: Mapping[str, Tensor],
+    trained: Mapping[str, Tensor],
+    untrained: Mapping[str, Tensor] | None = None,
     closed_below: float = 0.1,
     bins: int = 60,
-    ax: Axes | None = None,
-    title: str | None = None,
+    axes: Sequence[Axes] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Histograms of gate values ``act(gate_proj(x))``, one per entry of ``samples``.
+    """One panel per GLU variant: histogram of its gate values ``act(gate_proj(x))``.
 
-    ``samples``: label → gate values of any shape (e.g. ``(N, m)`` from ``gate_activations``).
-    The band ``|a| < closed_below`` (closed gates) is shaded; densities share one x-axis.
+    ``trained``: variant name → gate values of any shape (e.g. ``(N, m)`` from
+    ``gate_activations``), drawn solid in the variant's colour. ``untrained``: the same variants
+    before training (same initial weights), drawn dashed grey as the baseline. The band
+    ``|a| < closed_below`` (closed gates) is shaded. ``titles``: variant → panel title (default:
+    the variant's name). ``axes``: one axes per variant; otherwise a new one-row figure.
     """
-    if not samples:
-        raise ValueError("samples is empty; expected at least one label → gate values")
-    fig, ax = axes_or_new(ax)
-    flats = {label: values.detach().reshape(-1).double().cpu() for label, values in samples.items()}
-    low = min(v.min().item() for v in flats.values())
-    high = max(v.max().item() for v in flats.values())
-    edges = torch.linspace(min(low, -closed_below), max(high, closed_below), bins + 1)
-    ax.axvspan(
-        -closed_below,
-        closed_below,
-        color=PALETTE[7],
-        alpha=0.35,
-        lw=0,
-        label=f"closed: |gate| < {closed_below:g}",
-    )
-    for index, (label, values) in enumerate(flats.items()):
-        style = series_style(index)
+    if not trained:
+        raise ValueError("trained is empty; expected at least one variant → gate values")
+    untrained = {} if untrained is None else untrained
+    unknown = set(untrained) - set(trained)
+    if unknown:
+        raise ValueError(f"untrained has variants {sorted(unknown)} that trained does not have")
+    if axes is None:
+        fig, axes = new_figure(1, len(trained), panel_size=(3.3, 3.0))
+    elif len(axes) != len(trained):
+        raise ValueError(f"axes must hold {len(trained)} axes (one per variant), got {len(axes)}")
+    fig = axes[0].figure
+    for ax, (name, values) in zip(axes, trained.items(), strict=True):
+        series = {"trained": values.detach().reshape(-1).double().cpu()}
+        if name in untrained:
+            series["untrained"] = untrained[name].detach().reshape(-1).double().cpu()
+        low = min(min(v.min().item() for v in series.values()), -closed_below)
+        high = max(max(v.max().item() for v in series.values()), closed_below)
+        edges = torch.linspace(low, high, bins + 1).numpy()
+        ax.axvspan(-closed_below, closed_below, color=PALETTE[7], alpha=0.35, lw=0)
+        if "untrained" in series:
+            ax.hist(
+                series["untrained"].numpy(),
+                bins=edges,
+                density=True,
+                histtype="step",
+                linewidth=1.3,
+                color="0.45",
+                linestyle="--",
+                label="untrained",
+            )
         ax.hist(
-            values.numpy(),
-            bins=edges.numpy(),
+            series["trained"].numpy(),
+            bins=edges,
             density=True,
             histtype="step",
-            linewidth=1.6,
-            color=style["color"],
-            linestyle=style["linestyle"],
-            label=label,
+            linewidth=1.7,
+            color=_variant_style(name)["color"],
+            label="trained",
         )
-    ax.set_yscale("log")
-    finish(
-        ax,
-        title=title or "Where the gate values fall (shaded: closed)",
-        xlabel="gate value act(gate_proj(x))",
-        ylabel="density (log scale)",
-        legend=True,
-    )
+        ax.set_yscale("log")
+        finish(
+            ax,
+            title=(titles or {}).get(name, name),
+            xlabel="gate value",
+            ylabel="density (log)" if ax is axes[0] else None,
+            legend=ax is axes[0],
+        )
     return fig
 
 
 def plot_equal_budget(
-    result: BudgetResult, axes: Sequence[Axes] | None = None, title: str | None = None
+    result: BudgetResult,
+    alone: Sequence[str] = ("Bilinear",),
+    seeds_title: str | None = None,
+    axes: Sequence[Axes] | None = None,
 ) -> Figure:
-    """Left: mean training loss per step for each contender; right: final loss of every seed.
+    """The equal-budget race in three panels (two when ``alone`` is empty).
 
-    Plain FFNs are drawn dashed with hollow markers, gated ones solid and filled; the colour is the
-    activation's (the same as in every lesson). Both loss axes are logarithmic. ``title`` (for the
-    left panel) should state what the numbers showed.
+    Left: every contender not in ``alone``, training loss per step, mean over seeds (line) and
+    the lowest-to-highest seed (band). Middle: the final loss of every seed, one column per
+    contender (bar = mean); ``seeds_title`` should state what those points show. Right: the
+    contenders in ``alone`` (by default the bilinear FFN, whose loss falls many orders of magnitude
+    below the rest), every seed's curve. Plain FFNs are dashed with hollow markers in their
+    activation's colour; gated ones solid and filled in their GLU variant's colour. Loss axes are
+    logarithmic.
     """
+    unknown = [name for name in alone if name not in result.names]
+    if unknown:
+        raise ValueError(f"alone names {unknown}; expected contenders of the race: {result.names}")
+    together = [name for name in result.names if name not in alone]
+    panels = 3 if alone else 2
     if axes is None:
-        fig, axes = new_figure(1, 2)
-    else:
-        fig = axes[0].figure
+        fig, axes = new_figure(1, panels, panel_size=(4.3, 3.6))
+    elif len(axes) != panels:
+        raise ValueError(f"axes must hold {panels} axes, got {len(axes)}")
+    fig = axes[0].figure
     curves, seeds_ax = axes[0], axes[1]
-    floor = 1e-12  # the bilinear FFN fits this task exactly; keep it on a log axis
-    for index, name in enumerate(result.names):
-        model = result.models[name][0]
-        style = series_style(model.act_name)
+    steps = range(1, result.steps + 1)
+    floor = 1e-16  # keep exact zeros on a log axis
+    for name in together:
+        style = _contender_style(result, name)
         gated = result.kind(name) == "gated"
-        histories = torch.tensor(result.histories[name], dtype=torch.float64)
-        mean_curve = histories.mean(dim=0).clamp_min(floor)
+        histories = torch.tensor(result.histories[name], dtype=torch.float64).clamp_min(floor)
+        curves.fill_between(
+            steps,
+            histories.min(dim=0).values.numpy(),
+            histories.max(dim=0).values.numpy(),
+            color=style["color"],
+            alpha=0.15,
+            lw=0,
+        )
         curves.plot(
-            range(1, result.steps + 1),
-            mean_curve.numpy(),
+            steps,
+            histories.mean(dim=0).numpy(),
             color=style["color"],
             linestyle="-" if gated else "--",
             linewidth=1.5,
             label=name,
         )
+    for index, name in enumerate(together):
+        style = _contender_style(result, name)
+        gated = result.kind(name) == "gated"
         finals = [max(v, floor) for v in result.final_loss[name]]
         seeds_ax.scatter(
             [index] * len(finals),
@@ -119,29 +172,55 @@ def plot_equal_budget(
         )
     for ax in (curves, seeds_ax):
         ax.set_yscale("log")
-    seeds_ax.set_xticks(range(len(result.names)), result.names, rotation=35, ha="right", fontsize=8)
+    seeds_ax.set_xticks(range(len(together)), together, rotation=35, ha="right", fontsize=8)
     params = result.parameters[result.names[0]]
     finish(
         curves,
-        title=title or f"Same budget, {params} weights each: training loss",
+        title=f"{params} weights each: training loss\n(line: mean of {len(result.seeds)} seeds, "
+        "band: lowest–highest)",
         xlabel="training step",
-        ylabel="training MSE (mean over seeds)",
+        ylabel="training MSE",
         legend=True,
     )
     finish(
         seeds_ax,
-        title=f"Final loss, {len(result.seeds)} seeds each (bar = mean)",
+        title=seeds_title or f"Final loss of each of {len(result.seeds)} seeds (bar: mean)",
         ylabel="final training MSE",
     )
+    if alone:
+        alone_ax = axes[2]
+        for name in alone:
+            style = _contender_style(result, name)
+            for seed_index, history in enumerate(result.histories[name]):
+                alone_ax.plot(
+                    steps,
+                    [max(v, floor) for v in history],
+                    color=style["color"],
+                    linewidth=1.0,
+                    alpha=0.8,
+                    label=name if seed_index == 0 else None,
+                )
+        alone_ax.set_yscale("log")
+        worst = max(max(result.final_loss[name]) for name in alone)
+        bound = 10.0 ** (math.floor(math.log10(worst)) + 1) if worst > 0 else 0.0
+        ends = f"ends below {bound:.0e}" if worst > 0 else "ends at 0"
+        finish(
+            alone_ax,
+            title=f"{', '.join(alone)} on its own:\nevery seed {ends}",
+            xlabel="training step",
+            ylabel="training MSE",
+            legend=True,
+        )
     return fig
 
 
-def _gated_title(act: str) -> str:
-    if act == "sigmoid":
-        return "Sigmoid gate: output ≈ t where open, ≈ 0 where shut"
-    if act == "identity":
-        return "No activation: output = a·t², a pure product"
-    return f"{act} gate: output ≈ a·t² where open, ≈ 0 where shut"
+def _gated_title(curve: GatedCurve) -> str:
+    name = curve.variant or f"{curve.act} gate"
+    if curve.act == "sigmoid":
+        return f"{name}: output ≈ t where open, ≈ 0 where shut"
+    if curve.act == "identity":
+        return f"{name}: output = a·t², a pure product"
+    return f"{name}: output ≈ a·t² where open, ≈ 0 where shut"
 
 
 def plot_gated_product(
@@ -149,13 +228,14 @@ def plot_gated_product(
 ) -> Figure:
     """One gated unit on a line: ``act(a·t)`` (gate), ``t`` (content) and their product.
 
-    ``others``: products of other gate activations, drawn thin and grey for comparison.
+    The unit is drawn in its GLU variant's colour (its activation's when ``curve.variant`` is
+    ``None``); ``others``: products of other gate activations, drawn thin and grey.
     """
     fig, ax = axes_or_new(ax)
     t = curve.t.numpy()
     for other in others:
         ax.plot(t, other.product.numpy(), color="0.75", linewidth=1.0)
-    style = series_style(curve.act)
+    style = _variant_style(curve.variant) if curve.variant else series_style(curve.act)
     ax.plot(
         t,
         curve.gate.numpy(),
@@ -179,7 +259,7 @@ def plot_gated_product(
     ax.axhline(0, color="0.5", linewidth=0.6)
     finish(
         ax,
-        title=_gated_title(curve.act),
+        title=_gated_title(curve),
         xlabel="t (both projections of one input)",
         ylabel="value",
         legend=True,

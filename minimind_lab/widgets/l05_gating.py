@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..ffn import GLU_VARIANTS
-from ..lessons.l05_gating import gated_product_curve
+from ..lessons.l05_gating import SETUP, gated_product_curve
 from ..plots.l05_gating import plot_gated_product
 from ..plots.style import PANEL_SIZE
-from .base import DrawResult, InteractivePlot, register_widget
+from .base import DrawResult, InteractivePlot, register_widget, require_choice
 
 __all__ = [
     "draw_gated_product",
@@ -18,10 +20,18 @@ __all__ = [
 
 
 def draw_gated_product(variant: str, gate_scale: float) -> DrawResult:
-    """The figure and summary for GLU variant ``variant`` with gate ``act(gate_scale·t)``."""
-    if variant not in GLU_VARIANTS:
-        expected = ", ".join(GLU_VARIANTS)
-        raise ValueError(f"unknown GLU variant {variant!r}; expected one of: {expected}")
+    """The figure and summary for GLU variant ``variant`` with gate ``act(gate_scale·t)``.
+
+    ``variant``: a name in ``GLU_VARIANTS``; ``gate_scale``: a number in ``SETUP``'s
+    ``gate_scale_range``. Anything else raises ``ValueError`` naming the value.
+    """
+    require_choice("variant", variant, list(GLU_VARIANTS))
+    low, high, _step = SETUP.gate_scale_range
+    finite = isinstance(gate_scale, (int, float)) and not isinstance(gate_scale, bool)
+    if not (finite and math.isfinite(gate_scale) and low <= gate_scale <= high):
+        raise ValueError(
+            f"gate_scale must be a number from {low:g} to {high:g}, got {gate_scale!r}"
+        )
     curve = gated_product_curve(variant, gate_scale)
     others = [gated_product_curve(name, gate_scale) for name in GLU_VARIANTS if name != variant]
     # fixed margins instead of the house constrained layout: a faster redraw
@@ -43,10 +53,11 @@ def draw_gated_product(variant: str, gate_scale: float) -> DrawResult:
 @register_widget("gated_product", lesson="05")
 def gated_product_widget() -> InteractivePlot:
     """Dropdown of GLU variants and a gate-scale slider; redraws ``act(a·t)``, ``t`` and product."""
+    low, high, step = SETUP.gate_scale_range
     controls = {
         "variant": widgets.Dropdown(options=list(GLU_VARIANTS), value="SwiGLU", description="gate"),
         "gate_scale": widgets.FloatSlider(
-            value=1.0, min=-3.0, max=3.0, step=0.25, description="gate scale a"
+            value=1.0, min=low, max=high, step=step, description="gate scale a"
         ),
     }
     return InteractivePlot(
