@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import pytest
 import sympy as sp
+import torch
 from matplotlib.figure import Figure
 
 import minimind_lab as ml
@@ -28,11 +28,25 @@ PUBLISHED = {
 }
 
 
-def test_parity_ratio_solves_three_hm_equals_eight_h_squared() -> None:
+def test_counted_crossing_is_the_symbolic_solution() -> None:
     h, m = sp.symbols("h m", positive=True)
     (solution,) = sp.solve(sp.Eq(3 * h * m, 2 * h * 4 * h), m)
-    assert sp.Rational(l06.PARITY_RATIO.numerator, l06.PARITY_RATIO.denominator) * h == solution
-    assert l06.PARITY_RATIO == Fraction(8, 3)
+    for hidden in (96, 48):
+        parity = l06.parameter_parity(hidden_size=hidden)
+        assert parity.crossing == pytest.approx(float(solution / h))
+        assert parity.plain_at_4h == pytest.approx(8.0)
+
+
+def test_counted_parameters_come_from_the_modules() -> None:
+    for hidden, width in ((96, 256), (7, 13)):
+        assert l06.counted_parameters(hidden, width, gated=True) == ml.count_parameters(
+            ml.GatedFFN(hidden, width)
+        )
+        assert l06.counted_parameters(hidden, width, gated=False) == 2 * hidden * width
+    with pytest.raises(ValueError, match="gated"):
+        l06.counted_parameters(4, 4, gated="yes")
+    with pytest.raises(ValueError, match="width"):
+        l06.counted_parameters(4, 0, gated=True)
 
 
 def test_published_table_matches_the_sources_and_the_rule() -> None:
@@ -80,16 +94,40 @@ def test_rounding_overhead_is_bounded_by_one_multiple() -> None:
 
 
 def test_parameter_parity_lines_and_models() -> None:
-    parity = l06.parameter_parity(l06.PUBLISHED_WIDTHS, max_ratio=6.0, points=61)
-    assert len(parity.ratios) == len(parity.plain) == len(parity.gated) == 61
+    parity = l06.parameter_parity(l06.PUBLISHED_WIDTHS, hidden_size=96, max_ratio=6, width_step=8)
+    assert parity.widths == tuple(range(8, 577, 8))
+    assert len(parity.ratios) == len(parity.plain) == len(parity.gated) == 72
     assert parity.ratios[-1] == pytest.approx(6.0)
-    assert parity.plain[40] == pytest.approx(8.0) and parity.ratios[40] == pytest.approx(4.0)
-    assert parity.crossing == pytest.approx(8 / 3) and 3 * parity.crossing == pytest.approx(8.0)
+    index = parity.widths.index(384)  # m = 4h
+    assert parity.plain[index] == pytest.approx(8.0) == parity.plain_at_4h
+    assert parity.gated[parity.widths.index(256)] == pytest.approx(8.0)
+    assert parity.crossing == pytest.approx(8 / 3)
+    # a crossing between two counted widths is interpolated on the (straight) gated line
+    assert l06.parameter_parity(hidden_size=96, width_step=12).crossing == pytest.approx(8 / 3)
     models = {name: (ratio, to_plain) for name, ratio, to_plain in parity.models}
     assert models["MiniMind2"] == (pytest.approx(8 / 3), pytest.approx(1.0))
     assert models["Llama 3 8B"][1] == pytest.approx(1.3125)
     with pytest.raises(ValueError, match="max_ratio"):
         l06.parameter_parity(max_ratio=0)
+    with pytest.raises(ValueError, match="not a counted width"):
+        l06.parameter_parity(hidden_size=96, width_step=7)
+    with pytest.raises(ValueError, match="not a counted width"):
+        l06.parameter_parity(hidden_size=96, max_ratio=3)
+
+
+def test_linear_layer_times() -> None:
+    state = torch.random.get_rng_state()
+    times = l06.linear_layer_times(hidden_size=16, widths=(24, 32, 24), tokens=8, repeats=3)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    assert set(times.seconds) == {24, 32} and times.device == "cpu" and times.repeats == 3
+    assert all(t > 0 for t in times.seconds.values())
+    assert times.per_unit[32] == pytest.approx(times.seconds[32] / 32)
+    with pytest.raises(ValueError, match="widths is empty"):
+        l06.linear_layer_times(widths=())
+    with pytest.raises(ValueError, match="repeats"):
+        l06.linear_layer_times(repeats=0)
+    with pytest.raises(ValueError, match="width"):
+        l06.linear_layer_times(widths=(0,))
 
 
 def test_sizing_plots() -> None:
@@ -125,3 +163,11 @@ def test_width_budget_widget_redraws_on_change() -> None:
     widget.controls["hidden_size"].value = 768
     widget.controls["multiple_of"].value = 64
     assert "<b>2048</b>" in widget.text.value and "adds 0 parameters" in widget.text.value
+    slider = widget.controls["hidden_size"]
+    assert (slider.min, slider.max, slider.step) == l06.SETUP.hidden_range
+    with pytest.raises(ValueError, match="hidden_size"):
+        l06.draw_width_budget(8193, 64, 1.0)
+    with pytest.raises(ValueError, match="multiplier"):
+        l06.draw_width_budget(512, 64, 2.5)
+    with pytest.raises(ValueError, match="multiple_of"):
+        l06.draw_width_budget(512, 48, 1.0)

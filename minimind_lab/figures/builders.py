@@ -184,12 +184,17 @@ def gate_distribution() -> Figure:
 @register_figure(
     "parameter_parity",
     lesson="06",
-    caption="Parameters of a plain (2·h·m) and a gated (3·h·m) FFN against m/h: the gated FFN at "
-    "m = 8h/3 weighs what the plain one does at 4h; real models sit near the crossing",
+    caption="Parameters of a plain and a gated FFN, counted on the modules at every width m, "
+    "against m/h: the gated FFN at m = 8h/3 weighs what the plain one does at 4h; real models sit "
+    "near the crossing",
     plot_function="plot_parameter_parity",
 )
 def parameter_parity() -> Figure:
-    return l06.plot_parameter_parity(l06.parameter_parity(l06.PUBLISHED_WIDTHS))
+    s = l06.SETUP
+    parity = l06.parameter_parity(
+        l06.PUBLISHED_WIDTHS, s.parity_hidden_size, s.parity_max_ratio, s.parity_width_step
+    )
+    return l06.plot_parameter_parity(parity)
 
 
 @register_figure(

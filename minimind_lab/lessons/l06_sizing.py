@@ -1,17 +1,23 @@
 """The 8/3 budget: parameters of a plain FFN at 4h against a gated one at m, and rounding's cost.
 
 A plain FFN at width ``4h`` holds ``2·h·4h = 8h²`` weights; a gated one at width ``m`` holds
-``3·h·m``; they match at ``m = 8h/3``. Real models round that width up to a hardware-friendly
-multiple (and Llama 3 scales it first), which costs a few extra parameters; this module counts them.
+``3·h·m``; they match at ``m = 8h/3``. ``parameter_parity`` counts both on real modules and reads
+the crossing off the counts. Real models round the width up to a hardware-friendly multiple (and
+Llama 3 scales it first), which costs a few extra parameters (``width_budget``); whether the
+rounded width runs faster is a property of the hardware, which ``linear_layer_times`` measures.
 """
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+
+import torch
 
 from .._checks import check_positive_int
+from ..ffn import GatedFFN, PlainFFN
 from ..minimind import MINIMIND2_MODELS
 from ..sizing import (
     LLAMA1_RULE,
@@ -20,18 +26,21 @@ from ..sizing import (
     MINIMIND2_RULE,
     MINIMIND3_RULE,
     WidthRule,
+    count_parameters,
     ffn_parameter_count,
     intermediate_size,
 )
 
 __all__ = [
-    "PARITY_RATIO",
+    "LayerTimes",
     "PUBLISHED_WIDTHS",
     "ParameterParity",
     "PublishedWidth",
     "SETUP",
     "Setup",
     "WidthBudget",
+    "counted_parameters",
+    "linear_layer_times",
     "parameter_parity",
     "published_width",
     "recomputed_width",
@@ -42,10 +51,27 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 06's ranges, read by the notebook and the widget."""
+    """Lesson 06's sizes and ranges, read by the notebook, the widget and the figure.
 
+    ``parity_*``: the hidden size, widest ratio ``m/h`` and width step of the counted parameter
+    lines. ``curve_sizes``: the hidden sizes of the rounding-overhead scan (and the widget's
+    slider: ``hidden_range`` = (lowest, highest, step)). ``timing_*``: the up-projection timed at
+    the MiniMind2-Small sizes, unrounded ``int(8·512/3) = 1365`` against rounded 1408.
+    ``compare_hidden``: the hidden size of the MiniMind2 → minimind-3 table.
+    """
+
+    parity_hidden_size: int = 96
+    parity_max_ratio: int = 6
+    parity_width_step: int = 8
     curve_sizes: tuple[int, ...] = tuple(range(64, 8192 + 1, 64))
+    hidden_range: tuple[int, int, int] = (64, 8192, 64)
     multiple_of_choices: tuple[int, ...] = (1, 8, 32, 64, 128, 256, 1024, 4096)
+    multiplier_range: tuple[float, float, float] = (0.5, 2.0, 0.05)
+    timing_hidden: int = 512
+    timing_widths: tuple[int, ...] = (1365, 1408)
+    timing_tokens: int = 128
+    timing_repeats: int = 5
+    compare_hidden: int = 768
 
 
 SETUP = Setup()
@@ -118,10 +144,6 @@ def published_width(name: str) -> PublishedWidth:
     raise ValueError(f"unknown model {name!r}; expected one of: {names}")
 
 
-#: The width ratio m/h at which a gated FFN has the parameters of a plain FFN at 4h.
-PARITY_RATIO = Fraction(8, 3)
-
-
 @dataclass(frozen=True)
 class WidthBudget:
     """One hidden size pushed through a width rule, with every parameter count lesson 06 quotes.
@@ -177,14 +199,34 @@ def rounding_overheads(
     return [width_budget(h, rule).rounding_overhead for h in hidden_sizes]
 
 
+def counted_parameters(hidden_size: int, width: int, gated: bool) -> int:
+    """Parameters of a real ``GatedFFN``/``PlainFFN`` ``hidden_size → width``, counted.
+
+    Built on the meta device (shapes only, no memory, no random numbers drawn) and counted with
+    ``count_parameters``, so the count comes from the module, not from a formula.
+    """
+    check_positive_int("hidden_size", hidden_size)
+    check_positive_int("width", width)
+    if not isinstance(gated, bool):
+        raise ValueError(f"gated must be True or False, got {gated!r}")
+    with torch.device("meta"):
+        module = (GatedFFN if gated else PlainFFN)(hidden_size, width)
+    return count_parameters(module)
+
+
 @dataclass(frozen=True)
 class ParameterParity:
-    """Parameters per ``h²`` against the width ratio ``r = m/h``: plain ``2r``, gated ``3r``.
+    """Counted parameters per ``h²`` against the width ratio ``r = m/h``, plain and gated.
 
-    ``plain_at_4h`` is the classic budget ``8``; ``crossing`` the ratio where the gated line
-    reaches it (8/3). ``models``: per real model, ``(name, m/h, gated parameters / 8h²)``.
+    ``ratios[i] = widths[i] / hidden_size``; ``plain[i]``, ``gated[i]``: parameters of a real
+    ``PlainFFN`` / ``GatedFFN`` of that width, divided by ``h²``. ``plain_at_4h``: the plain line
+    read at ``m = 4h``; ``crossing``: the ratio where the gated line reaches it (linear
+    interpolation between the two counted widths around it). ``models``: per real model,
+    ``(name, m/h, gated parameters / 8h²)``.
     """
 
+    hidden_size: int
+    widths: tuple[int, ...]
     ratios: tuple[float, ...]
     plain: tuple[float, ...]
     gated: tuple[float, ...]
@@ -194,22 +236,127 @@ class ParameterParity:
 
 
 def parameter_parity(
-    rows: Sequence[PublishedWidth] = (), max_ratio: float = 6.0, points: int = 121
+    rows: Sequence[PublishedWidth] = (),
+    hidden_size: int = SETUP.parity_hidden_size,
+    max_ratio: int = SETUP.parity_max_ratio,
+    width_step: int = SETUP.parity_width_step,
 ) -> ParameterParity:
-    """The two parameter lines over ``r ∈ [0, max_ratio]``; where ``rows`` sit on the gated one."""
-    check_positive_int("points", points)
-    if not max_ratio > 0:
-        raise ValueError(f"max_ratio must be positive, got {max_ratio!r}")
-    ratios = tuple(max_ratio * i / (points - 1) for i in range(points)) if points > 1 else (0.0,)
+    """Count plain and gated FFNs at widths ``m = width_step, 2·width_step, … ≤ max_ratio·h``.
+
+    Reads the plain budget at ``m = 4h`` and the ratio where the gated line crosses it off the
+    counted lines; ``rows`` (published widths) are placed on the gated line. Raises
+    ``ValueError`` unless ``4h`` is one of the counted widths (``width_step`` must divide ``4h``
+    and ``max_ratio`` be at least 4) and the gated line reaches the plain budget.
+    """
+    check_positive_int("hidden_size", hidden_size)
+    check_positive_int("max_ratio", max_ratio)
+    check_positive_int("width_step", width_step)
+    widths = tuple(range(width_step, max_ratio * hidden_size + 1, width_step))
+    if 4 * hidden_size not in widths:
+        raise ValueError(
+            f"4h = {4 * hidden_size} is not a counted width (width_step={width_step}, "
+            f"max_ratio={max_ratio}); expected width_step to divide 4h and max_ratio ≥ 4"
+        )
+    square = hidden_size**2
+    plain = tuple(counted_parameters(hidden_size, m, gated=False) / square for m in widths)
+    gated = tuple(counted_parameters(hidden_size, m, gated=True) / square for m in widths)
+    ratios = tuple(m / hidden_size for m in widths)
+    budget = plain[widths.index(4 * hidden_size)]
+    crossing = None
+    for i in range(len(widths) - 1):
+        if gated[i] <= budget <= gated[i + 1]:
+            crossing = ratios[i] + (budget - gated[i]) / (gated[i + 1] - gated[i]) * (
+                ratios[i + 1] - ratios[i]
+            )
+            break
+    if crossing is None:
+        raise ValueError(
+            f"the gated line never reaches the plain budget {budget} within m ≤ "
+            f"{widths[-1]}; expected a larger max_ratio"
+        )
     models = tuple(
         (row.name, row.published_width / row.hidden, 3 * row.published_width / (8 * row.hidden))
         for row in rows
     )
     return ParameterParity(
+        hidden_size=hidden_size,
+        widths=widths,
         ratios=ratios,
-        plain=tuple(2 * r for r in ratios),
-        gated=tuple(3 * r for r in ratios),
-        plain_at_4h=8.0,
-        crossing=float(PARITY_RATIO),
+        plain=plain,
+        gated=gated,
+        plain_at_4h=budget,
+        crossing=crossing,
         models=models,
+    )
+
+
+@dataclass(frozen=True)
+class LayerTimes:
+    """Median wall time of one ``Linear(hidden → width)`` forward per width, from interleaved
+    rounds. ``seconds[w]``: median over ``repeats``; ``per_unit[w] = seconds[w] / w``."""
+
+    hidden_size: int
+    tokens: int
+    repeats: int
+    device: str
+    seconds: dict[int, float]
+
+    @property
+    def per_unit(self) -> dict[int, float]:
+        """Seconds per output unit, per width."""
+        return {w: t / w for w, t in self.seconds.items()}
+
+
+def linear_layer_times(
+    hidden_size: int = SETUP.timing_hidden,
+    widths: Sequence[int] = SETUP.timing_widths,
+    tokens: int = SETUP.timing_tokens,
+    repeats: int = SETUP.timing_repeats,
+    device: torch.device | str | None = None,
+) -> LayerTimes:
+    """Time ``x @ W.T`` with ``x``: ``(tokens, hidden_size)`` and ``W``: ``(width, hidden)``.
+
+    Each round times every width once, in rotating order, after one warm-up call each; the
+    median over ``repeats`` rounds is kept, so a busy machine slows all widths alike. On CUDA the
+    device is synchronised around each call. Inputs come from a private generator (the global
+    RNG is untouched). Timings vary between machines and runs: compare widths, not numbers.
+    """
+    check_positive_int("hidden_size", hidden_size)
+    check_positive_int("tokens", tokens)
+    check_positive_int("repeats", repeats)
+    if not widths:
+        raise ValueError("widths is empty; expected at least one width")
+    for width in widths:
+        check_positive_int("width", width)
+    target = torch.device("cpu") if device is None else torch.device(device)
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(tokens, hidden_size, generator=generator).to(target)
+    weights = {
+        w: torch.randn(w, hidden_size, generator=generator).to(target)
+        for w in dict.fromkeys(widths)
+    }
+
+    def once(width: int) -> float:
+        if target.type == "cuda":
+            torch.cuda.synchronize(target)
+        start = time.perf_counter()
+        torch.nn.functional.linear(x, weights[width])
+        if target.type == "cuda":
+            torch.cuda.synchronize(target)
+        return time.perf_counter() - start
+
+    order = list(weights)
+    for width in order:
+        once(width)  # warm-up: first calls pay for allocation and kernel choice
+    samples: dict[int, list[float]] = {w: [] for w in order}
+    for round_index in range(repeats):
+        shift = round_index % len(order)
+        for width in order[shift:] + order[:shift]:
+            samples[width].append(once(width))
+    return LayerTimes(
+        hidden_size=hidden_size,
+        tokens=tokens,
+        repeats=repeats,
+        device=str(target),
+        seconds={w: statistics.median(v) for w, v in samples.items()},
     )

@@ -29,7 +29,8 @@ def _family(name: str) -> str:
 
 
 def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Figure:
-    """Parameters per ``h²`` against ``m/h``: plain ``2r`` and gated ``3r``, crossing 8 at 8/3.
+    """Counted parameters per ``h²`` against ``m/h``: the plain and the gated line, and where the
+    gated one reaches the plain FFN's budget at ``m = 4h`` (``parity.crossing``).
 
     Real models (``parity.models``) sit on the gated line at their published ``m/h``, one marker
     per family.
@@ -41,26 +42,27 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         color=PALETTE[0],
         linestyle="--",
         linewidth=1.6,
-        label="plain FFN: 2 matrices, 2·h·m",
+        label="PlainFFN, counted: 2 matrices",
     )
     ax.plot(
         parity.ratios,
         parity.gated,
         color=MLP_COLOR,
         linewidth=2.0,
-        label="gated FFN: 3 matrices, 3·h·m",
+        label="GatedFFN, counted: 3 matrices",
     )
+    budget = parity.plain_at_4h
     ax.axhline(
-        parity.plain_at_4h,
+        budget,
         color="0.4",
         linestyle=":",
         linewidth=1.2,
-        label="budget of the plain FFN at m = 4h: 8h²",
+        label=f"budget of the plain FFN at m = 4h: {budget:g}h²",
     )
-    ax.plot([4.0], [parity.plain_at_4h], marker="o", color=PALETTE[0], markersize=7)
+    ax.plot([4.0], [budget], marker="o", color=PALETTE[0], markersize=7)
     ax.plot(
         [parity.crossing],
-        [parity.plain_at_4h],
+        [budget],
         marker="o",
         color="black",
         markersize=16,
@@ -69,16 +71,16 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         zorder=4,
     )
     ax.annotate(
-        "parity: m = 8h/3 ≈ 2.667",
-        (parity.crossing, parity.plain_at_4h),
-        xytext=(parity.crossing + 0.3, parity.plain_at_4h - 5.5),
+        f"parity: m/h = {parity.crossing:.3f}",
+        (parity.crossing, budget),
+        xytext=(parity.crossing + 0.3, budget - 5.5),
         arrowprops={"arrowstyle": "->", "color": "0.3"},
         fontsize=9,
     )
     ax.annotate(
         "plain at m = 4h",
-        (4.0, parity.plain_at_4h),
-        xytext=(4.5, parity.plain_at_4h - 3.0),
+        (4.0, budget),
+        xytext=(4.5, budget - 3.0),
         arrowprops={"arrowstyle": "->", "color": "0.3"},
         fontsize=9,
     )
@@ -102,7 +104,8 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
     ax.set_ylim(0, max(parity.gated[-1], parity.plain_at_4h) * 1.05)
     finish(
         ax,
-        title="Three matrices at 8h/3 weigh what two at 4h do",
+        title=f"Counted at h = {parity.hidden_size}: 3 matrices at m = {parity.crossing:.3f}h "
+        "weigh\nwhat 2 matrices at m = 4h do",
         xlabel="width ratio m / h",
         ylabel="FFN parameters / h²",
         legend=True,

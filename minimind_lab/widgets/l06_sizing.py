@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import ipywidgets as widgets
@@ -33,10 +34,18 @@ def _overhead_curve(rule: WidthRule) -> tuple[float, ...]:
 def draw_width_budget(hidden_size: int, multiple_of: int, multiplier: float) -> DrawResult:
     """The figure and summary for one hidden size under one rounding rule.
 
-    ``multiplier`` is Llama 3's ``ffn_dim_multiplier``; ``1.0`` means none.
+    ``multiplier`` is Llama 3's ``ffn_dim_multiplier``; ``1.0`` means none. Values outside
+    ``SETUP``'s ranges raise ``ValueError`` naming the value.
     """
-    require_int_in("hidden_size", hidden_size, 1, 1 << 20)
+    low, high, _step = SETUP.hidden_range
+    require_int_in("hidden_size", hidden_size, low, high)
     require_choice("multiple_of", multiple_of, SETUP.multiple_of_choices)
+    lowest, highest, _ = SETUP.multiplier_range
+    number = isinstance(multiplier, (int, float)) and not isinstance(multiplier, bool)
+    if not (number and math.isfinite(multiplier) and lowest <= multiplier <= highest):
+        raise ValueError(
+            f"multiplier must be a number from {lowest:g} to {highest:g}, got {multiplier!r}"
+        )
     factor = None if multiplier == 1.0 else multiplier
     rule = WidthRule(multiple_of=multiple_of, ffn_dim_multiplier=factor)
     budget = width_budget(hidden_size, rule)
@@ -58,19 +67,21 @@ def draw_width_budget(hidden_size: int, multiple_of: int, multiplier: float) -> 
 @register_widget("ffn_width_budget", lesson="06")
 def width_budget_widget() -> InteractivePlot:
     """Sliders for hidden size and multiplier, a dropdown for multiple-of; redraws the budget."""
+    low, high, step = SETUP.hidden_range
+    lowest, highest, multiplier_step = SETUP.multiplier_range
     controls = {
         "hidden_size": widgets.IntSlider(
-            value=512, min=64, max=8192, step=64, description="hidden h"
+            value=512, min=low, max=high, step=step, description="hidden h"
         ),
         "multiple_of": widgets.Dropdown(
             options=list(SETUP.multiple_of_choices), value=64, description="multiple of"
         ),
         "multiplier": widgets.FloatSlider(
-            value=1.0, min=0.5, max=2.0, step=0.05, description="multiplier"
+            value=1.0, min=lowest, max=highest, step=multiplier_step, description="multiplier"
         ),
     }
     return InteractivePlot(
         controls,
         draw_width_budget,
-        title="FFN width from hidden size: the 8/3 rule and its rounding",
+        title="FFN width from hidden size: the 8/3 rule (MiniMind2, LLaMA) and its rounding",
     )
