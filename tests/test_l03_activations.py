@@ -62,6 +62,34 @@ def test_gelu_forms_differ_by_less_than_5e_4_but_not_zero() -> None:
     assert abs(gap.x) == pytest.approx(2.70, abs=0.02)
 
 
+def test_grid_holds_zero_exactly_and_is_antisymmetric() -> None:
+    # torch.linspace(-8, 8, 16001) puts -1.7e-16 in the middle, so ReLU's kink was never on it.
+    grid = l03.activation_grid(*l03.SETUP.check_range, l03.SETUP.check_points)
+    assert grid[8000].item() == 0.0 and int((grid == 0).sum()) == 1
+    assert int((grid < 0).sum()) == int((grid > 0).sum()) == 8000
+    assert torch.equal(grid, -grid.flip(0))
+    assert grid[0].item() == -8.0 and grid[-1].item() == 8.0
+    assert l03.activation_grid(-1.0, 3.0, 5).tolist() == [-1.0, 0.0, 1.0, 2.0, 3.0]
+    assert l03.activation_grid(2.0, 3.0, 1).tolist() == [2.0]
+
+
+def test_zero_slope_points_are_the_minima_of_gelu_and_silu() -> None:
+    grid = l03.activation_grid(-8, 8, 16001)
+    negative = grid[grid < 0]
+    (gelu,) = l03.zero_slope_points("gelu", negative)
+    (silu,) = l03.zero_slope_points("silu", negative)
+    assert gelu == pytest.approx(-0.751791524693564, abs=1e-12)
+    assert silu == pytest.approx(-1.278464542761074, abs=1e-12)
+    assert gelu == pytest.approx(l03.activation_minimum("gelu").x, abs=1e-9)
+    # A flat stretch (ReLU) or a monotone function has no sign change, so no point.
+    assert l03.zero_slope_points("relu", negative) == ()
+    assert l03.zero_slope_points("tanh", grid) == ()
+    # On the whole grid SiLU's slope still crosses 0 only once, at the minimum.
+    assert len(l03.zero_slope_points("silu", grid)) == 1
+    with pytest.raises(ValueError, match="1-D grid"):
+        l03.zero_slope_points("silu", torch.zeros(1))
+
+
 def test_grid_and_names_are_validated() -> None:
     with pytest.raises(ValueError, match="lo < hi"):
         l03.activation_grid(1.0, -1.0)
@@ -102,17 +130,87 @@ def test_gradient_vanishes_with_sigmoid_and_survives_with_relu() -> None:
     assert sweep.decay_per_layer("sigmoid") <= math.sqrt(2) * 0.25
     assert 0.85 < sweep.decay_per_layer("relu") < 1.15
     assert sweep.norms["sigmoid"][-1] < 1e-6 * sweep.norms["relu"][-1]
+    # The geometric mean over seeds is what norms holds.
+    seeds = sweep.per_seed["sigmoid"]
+    assert len(seeds) == 2
+    assert sweep.norms["sigmoid"][1] == pytest.approx(math.sqrt(seeds[0][1] * seeds[1][1]))
+
+
+def test_first_layer_gradient_is_what_the_sweep_measures() -> None:
+    sweep = l03.gradient_norm_vs_depth(["silu"], depths=(1, 3, 5), seeds=2)
+    for seed in (0, 1):
+        for k, depth in enumerate(sweep.depths):
+            grad = l03.first_layer_gradient("silu", depth, seed=seed)
+            assert grad.shape == (64, 64) and grad.dtype == torch.float32
+            expected = sweep.per_seed["silu"][seed][k]
+            assert float(grad.double().norm()) == pytest.approx(expected, rel=1e-6)
+    # A shallower stack is a prefix of a deeper one: the same first weights, other gradients.
+    assert not torch.equal(l03.first_layer_gradient("silu", 2), l03.first_layer_gradient("silu", 3))
+
+
+def test_sigmoid_with_default_init_shrinks_0_14_per_layer_and_the_rule_predicts_it() -> None:
+    # The old lesson reported "0 (underflowed)" here: the gradient itself never underflowed.
+    gain = 1 / math.sqrt(3)
+    sweep = l03.gradient_norm_vs_depth(["sigmoid", "relu"], gain=gain)
+    factor = sweep.decay_per_layer("sigmoid")
+    assert 0.13 < factor < 0.15
+    assert factor == pytest.approx(sweep.rule_of_thumb("sigmoid"), rel=0.02)
+    assert sweep.decay_per_layer("relu") == pytest.approx(1 / math.sqrt(6), abs=0.02)
+    grad = l03.first_layer_gradient("sigmoid", 32, gain=gain)
+    assert bool((grad != 0).all())  # every entry is a non-zero float32 ...
+    assert float(grad.abs().max()) < 1e-26  # ... far below 1e-19, so float32 squares underflow
+    assert float((grad**2).sum()) == 0.0 and float(grad.double().norm()) > 0
+
+
+def test_residual_and_prenorm_stacks_carry_the_gradient() -> None:
+    plain = l03.gradient_norm_vs_depth(["sigmoid", "relu"], depths=(1, 8, 16), seeds=1)
+    residual = l03.gradient_norm_vs_depth(
+        ["sigmoid", "relu"], depths=(1, 8, 16), seeds=1, block="residual"
+    )
+    prenorm = l03.gradient_norm_vs_depth(
+        ["sigmoid", "relu"], depths=(1, 8, 16), seeds=1, block="prenorm"
+    )
+    assert plain.decay_per_layer("sigmoid") < 0.4
+    assert 0.95 < residual.decay_per_layer("sigmoid") < 1.1
+    assert residual.decay_per_layer("relu") > 1.3  # no norm: the ReLU stream's gradient grows
+    for name in ("sigmoid", "relu"):
+        assert 0.95 < prenorm.decay_per_layer(name) < 1.1
+    with pytest.raises(ValueError, match="plain stacks"):
+        prenorm.rule_of_thumb("relu")
 
 
 def test_depth_sweep_validation_and_underflow() -> None:
     with pytest.raises(ValueError, match="increasing"):
         l03.gradient_norm_vs_depth(["relu"], depths=(4, 2))
+    with pytest.raises(ValueError, match="increasing"):
+        l03.gradient_norm_vs_depth(["relu"], depths=(2, 2))
     with pytest.raises(ValueError, match="positive integers"):
         l03.gradient_norm_vs_depth(["relu"], depths=(0, 2))
-    sweep = l03.DepthSweep((1, 2), {"a": (1.0, 0.0), "b": (1.0, 0.5)}, width=4, gain=1.0)
-    assert sweep.decay_per_layer("a") == 0.0 and sweep.decay_per_layer("b") == 0.5
+    with pytest.raises(ValueError, match="block must be"):
+        l03.gradient_norm_vs_depth(["relu"], block="highway")
+    with pytest.raises(ValueError, match="dtype"):
+        l03.gradient_norm_vs_depth(["relu"], dtype=torch.float16)
+    with pytest.raises(ValueError, match="gain"):
+        l03.first_layer_gradient("relu", 2, gain=0.0)
+    with pytest.raises(ValueError, match="at least one"):
+        l03.gradient_norm_vs_depth([])
+    # A zero norm used to become a 0.0 "factor"; now no sweep can hold one.
+    with pytest.raises(ValueError, match="depth 2 is 0.0"):
+        l03.DepthSweep((1, 2), {"a": (1.0, 0.0)}, width=4, gain=1.0)
+    sweep = l03.DepthSweep((1, 2), {"b": (1.0, 0.5)}, width=4, gain=1.0)
+    assert sweep.decay_per_layer("b") == 0.5
+    with pytest.raises(ValueError, match="no activation 'a'"):
+        sweep.decay_per_layer("a")
     with pytest.raises(ValueError, match="two different depths"):
         l03.DepthSweep((3,), {"a": (1.0,)}, width=4, gain=1.0).decay_per_layer("a")
+    # Where float32 really underflows (64 sigmoid layers at gain 0.1), the sweep refuses ...
+    with pytest.raises(ValueError, match="underflowed"):
+        l03.gradient_norm_vs_depth(["sigmoid"], depths=(1, 64), gain=0.1, seeds=1)
+    # ... and float64 measures it: about 0.025 per layer.
+    deep = l03.gradient_norm_vs_depth(
+        ["sigmoid"], depths=(1, 64), gain=0.1, seeds=1, dtype=torch.float64
+    )
+    assert 0.02 < deep.decay_per_layer("sigmoid") < 0.03
 
 
 def test_plots_return_labeled_figures() -> None:
@@ -129,6 +227,26 @@ def test_plots_return_labeled_figures() -> None:
     fig = l03.plot_gradient_vs_depth(sweep)
     _labeled(fig)
     assert fig.axes[0].get_yscale() == "log"
+    assert "plain" in fig.axes[0].get_title()
+    sweeps = {
+        b: l03.gradient_norm_vs_depth(["relu"], depths=(1, 3), seeds=1, block=b)
+        for b in l03.STACK_BLOCKS
+    }
+    fig = l03.plot_gradient_by_block(sweeps)
+    _labeled(fig)
+    assert len({ax.get_ylim() for ax in fig.axes}) == 1  # one shared scale
+    # The minima sit in an inset (an extra axes) and the β curves never borrow an
+    # activation's colour.
+    fig = l03.plot_activation_curves(curves, extrema=extrema)
+    (inset,) = fig.axes[0].child_axes
+    assert "dips" in inset.get_title() and inset.get_ylim()[0] < -0.278 < inset.get_ylim()[1]
+    fig = l03.plot_swish_beta(l03.swish_family([0.5, 1.0, 10.0]))
+    from minimind_lab.plots.style import PALETTE
+
+    colors = {line.get_color() for line in fig.axes[0].get_lines()[:3]}
+    assert not colors & set(PALETTE)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "β = 1 (SiLU)" in labels and "ReLU (β → ∞)" in labels
     with pytest.raises(ValueError, match="not in the curves"):
         l03.plot_activation_pair(curves, "identity")
 
@@ -157,6 +275,9 @@ def test_swish_widget_reports_the_gaps() -> None:
     assert "max |Swish_β − ReLU| = 0.0028" in widget.text.value
     widget.controls["beta"].value = 0.01
     assert "max |Swish_β − x/2| = 0.0400" in widget.text.value
+    for bad in (0.0, -1.0, float("nan"), 1000.0, True):
+        with pytest.raises(ValueError, match="β must be a number"):
+            l03.draw_swish(bad)
 
 
 def test_explorer_range_at_equal_ends_shows_a_message_not_a_stale_figure() -> None:

@@ -91,8 +91,8 @@ def _lesson03_minima() -> dict[str, l03.Extremum]:
 @register_figure(
     "activation_curves",
     lesson="03",
-    caption="ReLU, GELU, SiLU, sigmoid and tanh on one axis; the minima of SiLU (≈ −0.278 at "
-    "x ≈ −1.278) and GELU (≈ −0.170 at x ≈ −0.752) marked",
+    caption="ReLU, GELU, SiLU, sigmoid and tanh on one axis; an inset zooms on the dips and marks "
+    "the minima of SiLU (≈ −0.278 at x ≈ −1.278) and GELU (≈ −0.170 at x ≈ −0.752)",
     plot_function="plot_activation_curves",
 )
 def activation_curves() -> Figure:

@@ -1,7 +1,7 @@
 """Lesson 03's measurements: activation curves, their derivatives, and what the derivative does.
 
 Everything here computes and returns plain results (tensors, floats, dataclasses); the pictures
-live in ``plots/activations.py``. Grids default to float64 so the checks against the analytic
+live in ``plots/l03_activations.py``. Grids default to float64 so the checks against the analytic
 derivatives in ``activations.py`` are exact to ~1e-12, not to float32's 1e-6.
 """
 
@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 from torch import Tensor
 
-from .._checks import check_positive_int
+from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
 from ..activations import activation_derivative, get_activation
+from ..attention import RMSNorm
 
 __all__ = [
     "ActivationCurves",
@@ -24,18 +25,22 @@ __all__ = [
     "Extremum",
     "LESSON03_ACTIVATIONS",
     "SETUP",
+    "STACK_BLOCKS",
     "Setup",
     "SwishFamily",
     "activation_curves",
     "activation_grid",
     "activation_minimum",
     "autograd_derivative",
+    "block_step",
     "derivative_max_error",
     "derivative_maximum",
+    "first_layer_gradient",
     "gradient_norm_vs_depth",
     "max_abs_difference",
     "swish_beta",
     "swish_family",
+    "zero_slope_points",
 ]
 
 
@@ -44,24 +49,51 @@ LESSON03_ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu", "sigmoid", "tan
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
+#: The stacks of lesson 03's depth experiment: ``h ← f(Wh)``, ``h ← h + f(Wh)`` and the
+#: pre-norm residual ``h ← h + f(W·RMSNorm(h))`` (the layout of lesson 01's block).
+STACK_BLOCKS: tuple[str, ...] = ("plain", "residual", "prenorm")
+
+
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 03's grids and Swish temperatures, read by the notebook, widgets and figures."""
+    """Lesson 03's grids, Swish temperatures and depth experiment, read by the notebook, the
+    widgets and the figures."""
 
     curve_range: tuple[float, float] = (-4.0, 4.0)
     curve_points: int = 1601
+    #: The dense grid of the autograd-vs-formula check: step 0.001, x = 0 exactly in the middle.
+    check_range: tuple[float, float] = (-8.0, 8.0)
+    check_points: int = 16001
     swish_betas: tuple[float, ...] = (0.1, 0.5, 1.0, 3.0, 10.0)
+    swish_range: tuple[float, float] = (-4.0, 4.0)
+    swish_points: int = 801
+    explorer_range: tuple[float, float] = (-6.0, 6.0)
+    explorer_points: int = 801
+    depths: tuple[int, ...] = (1, 2, 4, 8, 16, 32)
+    depth_width: int = 64
+    depth_batch: int = 128
+    depth_gain: float = math.sqrt(2.0)  # He (Kaiming) initialisation
+    depth_seeds: int = 3
 
 
 SETUP = Setup()
 
 
 def activation_grid(lo: float = -6.0, hi: float = 6.0, points: int = 2401) -> Tensor:
-    """An evenly spaced float64 grid ``(points,)`` on ``[lo, hi]`` for curves and checks."""
+    """An evenly spaced float64 grid ``(points,)`` on ``[lo, hi]`` for curves and checks.
+
+    Point ``i`` is ``(lo·(n − i) + hi·i) / n`` with ``n = points − 1``, so the ends are exact, a
+    symmetric grid (``lo = −hi``) is exactly antisymmetric, and with an odd number of points its
+    middle point is exactly 0 (``torch.linspace`` gives −1.7e-16 there for −8..8, 16001 points).
+    """
     check_positive_int("points", points)
-    if not hi > lo:
-        raise ValueError(f"the grid needs lo < hi, got lo={lo!r}, hi={hi!r}")
-    return torch.linspace(lo, hi, points, dtype=torch.float64)
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        raise ValueError(f"the grid needs finite ends with lo < hi, got lo={lo!r}, hi={hi!r}")
+    if points == 1:
+        return torch.tensor([float(lo)], dtype=torch.float64)
+    n = points - 1
+    i = torch.arange(points, dtype=torch.float64)
+    return (float(lo) * (n - i) + float(hi) * i) / n
 
 
 def autograd_derivative(name: str, x: Tensor) -> Tensor:
@@ -201,6 +233,33 @@ def derivative_maximum(name: str, lo: float = -5.0, hi: float = 5.0) -> Extremum
     return Extremum(low.x, -low.value)
 
 
+def zero_slope_points(name: str, x: Tensor) -> tuple[float, ...]:
+    """Where the slope of activation ``name`` crosses zero on the grid ``x`` ``(P,)``, increasing.
+
+    Each strict sign change of the autograd derivative between neighbouring grid points is pinned
+    by bisection on the analytic derivative (float64, ~1e-15). A slope that is exactly 0 over a
+    stretch (ReLU for x < 0) changes no sign and gives no point: this finds isolated zeros, such as
+    the minima of GELU (x ≈ −0.7518) and SiLU (x ≈ −1.2785).
+    """
+    if x.dim() != 1 or x.numel() < 2:
+        raise ValueError(f"x must be a 1-D grid of at least 2 points, got shape {tuple(x.shape)}")
+    grid = x.detach().double().cpu()
+    sign = torch.sign(autograd_derivative(name, grid))
+    crossings = torch.nonzero(sign[:-1] * sign[1:] < 0).flatten().tolist()
+
+    def slope(v: float) -> float:
+        return float(activation_derivative(name, torch.tensor([v], dtype=torch.float64))[0])
+
+    roots = []
+    for i in crossings:
+        a, b = float(grid[i]), float(grid[i + 1])
+        if slope(a) < 0:
+            roots.append(_bisect_root(slope, a, b))
+        else:  # falling through zero: bisect −f′ instead
+            roots.append(_bisect_root(lambda v: -slope(v), a, b))
+    return tuple(roots)
+
+
 def max_abs_difference(name_a: str, name_b: str, x: Tensor) -> Extremum:
     """Where on ``x`` ``(P,)`` two activations differ most, and by how much (``|f_a − f_b|``)."""
     with torch.no_grad():
@@ -229,10 +288,11 @@ class SwishFamily:
 
 
 def swish_family(betas: Sequence[float], x: Tensor | None = None) -> SwishFamily:
-    """Evaluate ``swish_beta`` for every β in ``betas`` on ``x`` (default −4..4, float64)."""
+    """Evaluate ``swish_beta`` for every β in ``betas`` on ``x`` (default: ``SETUP.swish_range``
+    with ``SETUP.swish_points`` points, float64)."""
     if not betas:
         raise ValueError("swish_family needs at least one beta, got none")
-    grid = activation_grid(-4.0, 4.0, 801) if x is None else x.detach()
+    grid = activation_grid(*SETUP.swish_range, SETUP.swish_points) if x is None else x.detach()
     return SwishFamily(grid, {float(b): swish_beta(grid, float(b)) for b in betas})
 
 
@@ -240,84 +300,237 @@ def swish_family(betas: Sequence[float], x: Tensor | None = None) -> SwishFamily
 class DepthSweep:
     """First-layer gradient norms of deep stacks, per activation and depth.
 
-    ``norms[name][k]`` is ‖∂L/∂W₁‖ (Frobenius, geometric mean over seeds; 0.0 once float32
-    underflows) for a stack of ``depths[k]`` layers; ``gain`` is the init scale used
-    (weights ~ N(0, gain²/width)).
+    ``norms[name][k]``: ‖∂L/∂W₁‖ (Frobenius norm, taken in float64; geometric mean over the seeds)
+    for a stack of ``depths[k]`` blocks; ``per_seed[name][s][k]``: the same for seed ``s`` alone.
+    ``slope_sq[name][l]``: the mean of f′(z)² over the pre-activations ``z`` of layer ``l + 1`` of
+    the deepest stack (averaged over the seeds). ``block`` is one of ``STACK_BLOCKS``; ``gain``
+    the init scale (weights ~ N(0, gain²/width)). Every norm must be positive and finite: a
+    gradient that underflowed to exactly 0 is refused here rather than turned into a factor.
     """
 
     depths: tuple[int, ...]
     norms: dict[str, tuple[float, ...]]
     width: int
     gain: float
+    block: str = "plain"
+    per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    slope_sq: dict[str, tuple[float, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.block not in STACK_BLOCKS:
+            raise ValueError(f"block must be one of {STACK_BLOCKS}, got {self.block!r}")
+        for name, norms in self.norms.items():
+            if len(norms) != len(self.depths):
+                raise ValueError(
+                    f"{name}: {len(norms)} norms for {len(self.depths)} depths; expected one each"
+                )
+            for depth, norm in zip(self.depths, norms, strict=True):
+                if not (math.isfinite(norm) and norm > 0):
+                    raise ValueError(
+                        f"{name}: the gradient norm at depth {depth} is {norm!r}; expected a "
+                        "positive finite number (a float32 gradient underflowed? use float64)"
+                    )
+
+    def _norms(self, name: str) -> tuple[float, ...]:
+        if name not in self.norms:
+            raise ValueError(
+                f"no activation {name!r} in this sweep; expected one of {tuple(self.norms)}"
+            )
+        return self.norms[name]
 
     def decay_per_layer(self, name: str) -> float:
-        """The factor the gradient shrinks (<1) or grows (>1) by per extra layer, on average."""
-        norms = self.norms[name]
+        """The factor the gradient shrinks (<1) or grows (>1) by per extra layer, on average:
+        ``(norm(deepest) / norm(shallowest)) ** (1 / depth difference)``."""
+        norms = self._norms(name)
         span = self.depths[-1] - self.depths[0]
         if span == 0:
             raise ValueError("decay_per_layer needs at least two different depths")
-        if norms[-1] == 0.0:  # underflowed: the gradient vanished completely
-            return 0.0
         return math.exp((math.log(norms[-1]) - math.log(norms[0])) / span)
+
+    def rule_of_thumb(self, name: str) -> float:
+        """``gain·√E[f′(z)²]`` for a plain stack, with E measured layer by layer on the deepest
+        stack (geometric mean over the layers above the shallowest depth).
+
+        The rule treats every layer as multiplying the backward signal's norm by the weights' gain
+        times the root-mean-square slope; it holds when slopes and signals are independent.
+        Only defined for ``block="plain"``: a residual adds the identity to every layer.
+        """
+        self._norms(name)
+        if self.block != "plain":
+            raise ValueError(f"the gain·√E[f′²] rule is for plain stacks, not block={self.block!r}")
+        if name not in self.slope_sq:
+            raise ValueError(f"no slope measurements for {name!r} in this sweep")
+        layers = self.slope_sq[name][self.depths[0] : self.depths[-1]]
+        if not layers:
+            raise ValueError("rule_of_thumb needs at least two different depths")
+        return self.gain * math.exp(sum(0.5 * math.log(v) for v in layers) / len(layers))
+
+
+def _check_block(block: str) -> str:
+    if block not in STACK_BLOCKS:
+        raise ValueError(f"block must be one of {', '.join(STACK_BLOCKS)}; got {block!r}")
+    return block
+
+
+def _check_dtype(dtype: torch.dtype) -> torch.dtype:
+    if dtype not in (torch.float32, torch.float64):
+        raise ValueError(f"dtype must be torch.float32 or torch.float64, got {dtype!r}")
+    return dtype
+
+
+def _stack_draws(
+    depth: int, width: int, batch: int, gain: float, seed: int, dtype: torch.dtype
+) -> tuple[Tensor, Tensor, list[Tensor]]:
+    """Inputs ``(batch, width)``, cotangent ``(batch, width)`` and ``depth`` weights
+    ``(width, width)`` ~ N(0, gain²/width), drawn in that order from one seeded generator, so a
+    stack of depth d uses the first d weights of any deeper one."""
+    gen = torch.Generator().manual_seed(seed)
+    inputs = torch.randn(batch, width, generator=gen)
+    cotangent = torch.randn(batch, width, generator=gen)
+    weights = [
+        torch.randn(width, width, generator=gen) * (gain / math.sqrt(width)) for _ in range(depth)
+    ]
+    return inputs.to(dtype), cotangent.to(dtype), [w.to(dtype) for w in weights]
+
+
+def block_step(
+    h: Tensor, w: Tensor, act: torch.nn.Module, block: str, norm: RMSNorm
+) -> tuple[Tensor, Tensor]:
+    """One block of the depth experiment: the new stream ``(B, width)`` and the pre-activation
+    ``z`` ``(B, width)``, for ``h`` ``(B, width)`` and ``w`` ``(width, width)``.
+
+    ``"plain"``: ``f(Wh)``; ``"residual"``: ``h + f(Wh)``; ``"prenorm"``: ``h + f(W·norm(h))``.
+    """
+    _check_block(block)
+    if block == "plain":
+        z = h @ w.T
+        return act(z), z
+    z = (norm(h) if block == "prenorm" else h) @ w.T
+    return h + act(z), z  # the residual: the stream itself passes on unchanged
+
+
+def _check_stack_args(width: int, batch: int, gain: float, seed: int) -> None:
+    check_positive_int("width", width)
+    check_positive_int("batch", batch)
+    check_nonnegative_int("seed", seed)
+    if (
+        isinstance(gain, bool)
+        or not isinstance(gain, (int, float))
+        or not (math.isfinite(gain) and gain > 0)
+    ):
+        raise ValueError(f"gain must be a positive finite number, got {gain!r}")
+
+
+def first_layer_gradient(
+    name: str,
+    depth: int,
+    width: int = SETUP.depth_width,
+    batch: int = SETUP.depth_batch,
+    gain: float = SETUP.depth_gain,
+    seed: int = 0,
+    block: str = "plain",
+    dtype: torch.dtype = torch.float32,
+) -> Tensor:
+    """∂L/∂W₁ ``(width, width)`` of one stack of ``depth`` blocks, as ``gradient_norm_vs_depth``
+    computes it for every depth and seed.
+
+    The stack runs a batch ``(batch, width)`` of Gaussian inputs; ``L = Σ(h·c)/batch`` for a fixed
+    random cotangent ``c`` on the output, so only the backward pass (反向传播) is measured, not what
+    a particular loss would be. Returned in ``dtype`` (float32 by default, like a real network).
+    """
+    check_positive_int("depth", depth)
+    _check_stack_args(width, batch, gain, seed)
+    _check_block(block)
+    _check_dtype(dtype)
+    act = get_activation(name)
+    norm = RMSNorm(width).to(dtype)
+    inputs, cotangent, weights = _stack_draws(depth, width, batch, gain, seed, dtype)
+    with one_thread():
+        first = weights[0].clone().requires_grad_(True)
+        h = inputs
+        for w in [first, *weights[1:]]:
+            h, _ = block_step(h, w, act, block, norm)  # (B, width)
+        (grad,) = torch.autograd.grad((h * cotangent).sum() / batch, first)
+    return grad
 
 
 def _first_layer_grad_norms(
-    name: str, depths: Sequence[int], width: int, batch: int, gain: float, seed: int
-) -> list[float]:
-    gen = torch.Generator().manual_seed(seed)
-    deepest = max(depths)
-    weights = [
-        torch.randn(width, width, generator=gen) * (gain / math.sqrt(width)) for _ in range(deepest)
-    ]
-    inputs = torch.randn(batch, width, generator=gen)
-    cotangent = torch.randn(batch, width, generator=gen)
+    name: str,
+    depths: Sequence[int],
+    width: int,
+    batch: int,
+    gain: float,
+    seed: int,
+    block: str,
+    dtype: torch.dtype,
+) -> tuple[list[float], list[float]]:
+    """One forward pass to the deepest stack, one backward per depth.
+
+    Returns the norms (one per depth) and the mean f′(z)² of every layer of the deepest stack.
+    """
     act = get_activation(name)
+    norm = RMSNorm(width).to(dtype)
+    inputs, cotangent, weights = _stack_draws(max(depths), width, batch, gain, seed, dtype)
+    first = weights[0].clone().requires_grad_(True)
+    h = inputs
+    outputs, slope_sq = {}, []
+    for i, w in enumerate([first, *weights[1:]], start=1):
+        h, z = block_step(h, w, act, block, norm)  # (B, width)
+        outputs[i] = h
+        slope_sq.append(float(activation_derivative(name, z.detach().double()).pow(2).mean()))
     norms = []
     for depth in depths:
-        first = weights[0].clone().requires_grad_(True)
-        h = act(inputs @ first.T)  # (B, width)
-        for w in weights[1:depth]:
-            h = act(h @ w.T)  # (B, width)
-        # A fixed random cotangent isolates the backward pass from what the loss would be.
-        (grad,) = torch.autograd.grad((h * cotangent).sum() / batch, first)
-        norms.append(float(grad.norm()))
-    return norms
+        loss = (outputs[depth] * cotangent).sum() / batch
+        (grad,) = torch.autograd.grad(loss, first, retain_graph=True)
+        # float32 squares of entries below ~1e-23 underflow, so the norm is taken in float64.
+        norms.append(float(grad.double().norm()))
+    return norms, slope_sq
 
 
 def gradient_norm_vs_depth(
     names: Sequence[str] = LESSON03_ACTIVATIONS,
-    depths: Sequence[int] = (1, 2, 4, 6, 8, 12, 16, 24, 32),
-    width: int = 64,
-    batch: int = 256,
-    gain: float = math.sqrt(2.0),
-    seeds: int = 3,
+    depths: Sequence[int] = SETUP.depths,
+    width: int = SETUP.depth_width,
+    batch: int = SETUP.depth_batch,
+    gain: float = SETUP.depth_gain,
+    seeds: int = SETUP.depth_seeds,
+    block: str = "plain",
+    dtype: torch.dtype = torch.float32,
 ) -> DepthSweep:
-    """How much gradient reaches the first layer of ``Linear → act`` stacks of each depth.
+    """How much gradient reaches the first layer of stacks of each depth, per activation.
 
-    For every activation and depth, a bias-free stack of ``depth`` layers (width ``width``,
-    weights ~ N(0, gain²/width), He init by default) runs a batch ``(batch, width)`` of Gaussian
-    inputs; a fixed random cotangent on the output is pulled back and ‖∂L/∂W₁‖ recorded. Each
-    layer multiplies the backward signal's norm by about ``gain·√E[f'(z)²]``: below 1 it vanishes
-    geometrically (sigmoid: f' ≤ 0.25, so at most √2·0.25 ≈ 0.35 with He init), near 1 it
-    survives (ReLU: √2·√½ = 1).
+    For every activation, seed and depth, a bias-free stack (width ``width``, weights ~
+    N(0, gain²/width); ``gain = √2`` is He initialisation) of ``block`` blocks (``"plain"``:
+    ``h ← f(Wh)``; ``"residual"``: ``h ← h + f(Wh)``; ``"prenorm"``: ``h ← h + f(W·RMSNorm(h))``)
+    runs a batch ``(batch, width)``; ``first_layer_gradient`` gives ∂L/∂W₁ and its norm is
+    recorded (in float64). In a plain stack each layer multiplies the backward signal's norm by
+    about ``gain·√E[f′(z)²]`` (``DepthSweep.rule_of_thumb``): below 1 it vanishes geometrically
+    (sigmoid: f′ ≤ 0.25, so at most √2·0.25 ≈ 0.35 with He init), near 1 it survives (ReLU:
+    √2·√½ = 1). Raises ``ValueError`` if a float32 gradient underflows to exactly 0.
     """
-    check_positive_int("width", width)
-    check_positive_int("batch", batch)
+    if not names:
+        raise ValueError("gradient_norm_vs_depth needs at least one activation name, got none")
+    _check_stack_args(width, batch, gain, 0)
     check_positive_int("seeds", seeds)
-    if not depths or any(not isinstance(d, int) or d < 1 for d in depths):
+    _check_block(block)
+    _check_dtype(dtype)
+    if not depths or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in depths):
         raise ValueError(f"depths must be positive integers, got {tuple(depths)!r}")
-    if list(depths) != sorted(depths):
-        raise ValueError(f"depths must be increasing, got {tuple(depths)!r}")
+    if list(depths) != sorted(set(depths)):
+        raise ValueError(f"depths must be strictly increasing, got {tuple(depths)!r}")
     norms: dict[str, tuple[float, ...]] = {}
+    per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
+    slope_sq: dict[str, tuple[float, ...]] = {}
     with one_thread():
         for name in names:
-            runs = torch.tensor(
-                [
-                    _first_layer_grad_norms(name, depths, width, batch, gain, s)
-                    for s in range(seeds)
-                ],
-                dtype=torch.float64,
-            )  # (seeds, len(depths))
-            # A float32 gradient can underflow to exactly 0; its geometric mean is then 0.
+            results = [
+                _first_layer_grad_norms(name, depths, width, batch, gain, s, block, dtype)
+                for s in range(seeds)
+            ]
+            runs = torch.tensor([r[0] for r in results], dtype=torch.float64)  # (seeds, depths)
+            per_seed[name] = tuple(tuple(r[0]) for r in results)
+            # Geometric mean over seeds; a zero (an underflowed gradient) stays 0 and is refused
+            # by DepthSweep below.
             norms[name] = tuple(runs.log().mean(0).exp().tolist())
-    return DepthSweep(tuple(depths), norms, width, gain)
+            slope_sq[name] = tuple(torch.tensor([r[1] for r in results]).mean(0).tolist())
+    return DepthSweep(tuple(depths), norms, width, float(gain), block, per_seed, slope_sq)

@@ -1,7 +1,11 @@
-"""Lesson 03's widgets: explore one activation's curve and slope; turn Swish's β."""
+"""Lesson 03's widgets: explore one activation's curve and slope; turn Swish's β.
+
+Both read ``l03.SETUP`` (grid sizes, ranges) so they draw what the notebook and figures draw.
+"""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import ipywidgets as widgets
@@ -9,6 +13,7 @@ import ipywidgets as widgets
 from ..activations import activation_formula, activation_label
 from ..lessons.l03_activations import (
     LESSON03_ACTIVATIONS,
+    SETUP,
     ActivationCurves,
     activation_curves,
     activation_grid,
@@ -23,6 +28,7 @@ from ..plots.style import fixed_layout
 from .base import DrawResult, InteractivePlot, register_widget, require_choice
 
 __all__ = [
+    "BETA_RANGE",
     "EXPLORER_ACTIVATIONS",
     "activation_explorer",
     "draw_activation",
@@ -35,9 +41,13 @@ __all__ = [
 EXPLORER_ACTIVATIONS: tuple[str, ...] = (*LESSON03_ACTIVATIONS, "gelu_pytorch_tanh")
 
 
+#: The β slider's range (log scale): from almost x/2 to almost ReLU.
+BETA_RANGE: tuple[float, float] = (0.01, 100.0)
+
+
 @lru_cache(maxsize=64)
 def _curves(lo: float, hi: float) -> ActivationCurves:
-    return activation_curves(EXPLORER_ACTIVATIONS, activation_grid(lo, hi, 801))
+    return activation_curves(EXPLORER_ACTIVATIONS, activation_grid(lo, hi, SETUP.explorer_points))
 
 
 def draw_activation(name: str, x_range: tuple[float, float]) -> DrawResult:
@@ -70,7 +80,7 @@ def activation_explorer() -> InteractivePlot:
             description="activation",
         ),
         "x_range": widgets.FloatRangeSlider(
-            value=(-6.0, 6.0),
+            value=SETUP.explorer_range,
             min=-10.0,
             max=10.0,
             step=0.5,
@@ -81,18 +91,24 @@ def activation_explorer() -> InteractivePlot:
 
 
 def draw_swish(beta: float) -> DrawResult:
-    """Swish_β on −4..4 with its two limits; the summary gives the gaps to x/2 and to ReLU."""
-    family = swish_family([beta])
+    """Swish_β on ``SETUP.swish_range`` with its two limits; the summary gives the gaps to x/2
+    and to ReLU, measured on a grid ten times finer than the one drawn."""
+    lo_beta, hi_beta = BETA_RANGE
+    ok = isinstance(beta, (int, float)) and not isinstance(beta, bool) and math.isfinite(beta)
+    if not ok or not lo_beta <= beta <= hi_beta:
+        raise ValueError(f"β must be a number from {lo_beta:g} to {hi_beta:g}, got {beta!r}")
+    lo, hi = SETUP.swish_range
+    family = swish_family([beta], activation_grid(lo, hi, SETUP.swish_points))
     fig = fixed_layout(
         plot_swish_beta(family, title=f"x·σ(βx) at β = {beta:.3g}"), left=0.1, bottom=0.12, top=0.92
     )
-    x = activation_grid(-4.0, 4.0, 8001)
+    x = activation_grid(lo, hi, 10 * (SETUP.swish_points - 1) + 1)
     y = swish_beta(x, beta)
     gap_half = float((y - x / 2).abs().max())
     gap_relu = float((y - x.clamp_min(0)).abs().max())
     html = (
         f"β = {beta:.3g}: max |Swish_β − x/2| = {gap_half:.4f}, "
-        f"max |Swish_β − ReLU| = {gap_relu:.4f} on [−4, 4]; "
+        f"max |Swish_β − ReLU| = {gap_relu:.4f} on [{lo:g}, {hi:g}]; "
         f"lowest value {float(y.min()):.4f} (SiLU's −0.278, divided by β)"
     )
     return fig, html
@@ -105,8 +121,8 @@ def swish_beta_explorer() -> InteractivePlot:
         "beta": widgets.FloatLogSlider(
             value=1.0,
             base=10,
-            min=-2,
-            max=2,
+            min=math.log10(BETA_RANGE[0]),
+            max=math.log10(BETA_RANGE[1]),
             step=0.1,
             description="β",
             readout_format=".3g",
