@@ -1,4 +1,5 @@
-"""Lesson 04's machinery: the width task, cached fits, the sweep, sparsity, plots and the widget."""
+"""Lesson 04's machinery: the width task, batched seeded fits, the sweep, the equal-parameter
+control, sparsity, plots and the widget."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from matplotlib.figure import Figure
 
 import minimind_lab as ml
 from minimind_lab.lessons import l04
+from minimind_lab.plots.style import PALETTE
 from minimind_lab.widgets import WIDGET_REGISTRY
+
+#: A cheap setting for tests: few steps, the lesson's task.
+QUICK = {"steps": 30}
 
 
 def _labeled(fig: Figure) -> None:
@@ -27,8 +32,9 @@ def test_plain_ffn_parameters_are_2hm(h: int, m: int) -> None:
 
 def test_width_task_shapes_and_determinism() -> None:
     task = l04.make_width_task()
-    assert task.hidden_size == 8
-    assert task.t.shape == (256,) and task.inputs.shape == task.targets.shape == (256, 8)
+    assert task.hidden_size == l04.SETUP.hidden_size == 8
+    n = l04.SETUP.n_tokens
+    assert task.t.shape == (n,) and task.inputs.shape == task.targets.shape == (n, 8)
     torch.testing.assert_close(task.targets, torch.sin(task.freqs * task.t[:, None] + task.phases))
     # x = t·u + v with u ⟂ v unit vectors: |x|² = t² + 1.
     torch.testing.assert_close(task.inputs.pow(2).sum(1), task.t**2 + 1, atol=1e-5, rtol=1e-5)
@@ -43,44 +49,144 @@ def test_width_task_shapes_and_determinism() -> None:
 def test_ratio_to_width() -> None:
     assert [l04.ratio_to_width(8, r) for r in l04.WIDTH_RATIOS] == [4, 8, 16, 32, 64]
     assert l04.ratio_to_width(3, 0.1) == 1
-    with pytest.raises(ValueError, match="positive"):
-        l04.ratio_to_width(8, 0.0)
+    for bad in (0.0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="positive number"):
+            l04.ratio_to_width(8, bad)
 
 
-def test_fit_width_is_cached_seeded_and_leaves_the_global_rng_alone() -> None:
+def test_mlp_stack_shapes_and_parameters() -> None:
+    plain = l04.mlp_stack((8, 32, 8), "relu")
+    assert isinstance(plain, ml.PlainFFN) and plain.intermediate_size == 32
+    deep = l04.mlp_stack((8, 16, 16, 16, 16, 8), "gelu")
+    assert isinstance(deep, torch.nn.Sequential)
+    assert ml.count_parameters(deep) == ml.count_parameters(l04.mlp_stack((8, 64, 8), "gelu"))
+    assert deep(torch.randn(5, 8)).shape == (5, 8)
+    for bad in ((8, 8), (8, 0, 8), (8, 2.5, 8)):
+        with pytest.raises(ValueError, match="at least three positive integers"):
+            l04.mlp_stack(bad, "relu")
+
+
+def test_mlp_batch_copies_start_as_the_seeded_modules_and_never_interact() -> None:
+    batch = l04.MLPBatch((8, 6, 8), ("relu", "tanh"), seeds=(0, 3))
+    assert batch.copies == (("relu", 0), ("relu", 3), ("tanh", 0), ("tanh", 3))
+    x = torch.randn(4, 10, 8)
+    out = batch(x)
+    for k, (act, seed) in enumerate(batch.copies):
+        with ml.seeded(seed):
+            alone = ml.PlainFFN(8, 6, act)
+        member = batch.member(k)
+        assert torch.equal(member.up_proj.weight, alone.up_proj.weight)
+        assert torch.equal(member.down_proj.weight, alone.down_proj.weight)
+        torch.testing.assert_close(out[k], alone(x[k]), rtol=1e-5, atol=1e-6)
+    # Changing one copy's input changes no other copy's output.
+    x2 = x.clone()
+    x2[1] += 1.0
+    out2 = batch(x2)
+    assert not torch.equal(out2[1], out[1])
+    for k in (0, 2, 3):
+        assert torch.equal(out2[k], out[k])
+    with pytest.raises(ValueError, match="expected"):
+        batch(torch.randn(3, 10, 8))
+    with pytest.raises(ValueError, match="distinct"):
+        l04.MLPBatch((8, 6, 8), ("relu",), seeds=(1, 1))
+    with pytest.raises(ValueError, match="member index"):
+        batch.member(4)
+
+
+def test_fit_group_records_each_copys_own_loss_and_is_cached_and_seeded() -> None:
     torch.manual_seed(123)
     expected = torch.rand(3)
     torch.manual_seed(123)
-    fit = l04.fit_width("relu", 1.0, steps=30)
-    assert torch.equal(torch.rand(3), expected)  # the fit did not consume the caller's RNG
-    again = l04.fit_width("relu", 1.0, steps=30)  # from the cache, as the caller's own copy
-    assert again.losses == fit.losses and again.model is not fit.model
-    assert torch.equal(again.prediction, fit.prediction)
-    fit.prediction.zero_()  # mutating one caller's result leaves the cache intact
-    with torch.no_grad():
-        next(fit.model.parameters()).zero_()
-    third = l04.fit_width("relu", 1.0, steps=30)
-    assert torch.equal(third.prediction, again.prediction)
-    assert torch.equal(next(third.model.parameters()), next(again.model.parameters()))
-    assert len(fit.losses) == 30 and fit.final_loss == fit.losses[-1]
-    assert fit.intermediate_size == 8 and fit.parameters == 2 * 8 * 8
-    assert fit.prediction.shape == (256, 8)
-    assert fit.losses[-1] < fit.losses[0]
-    reseeded = l04.fit_width("relu", 1.0, steps=30, seed=1)
-    assert reseeded.losses != fit.losses
+    calls = ml.fit_call_count()
+    runs = l04.fit_group(("relu", "gelu"), (8, 8, 8), seeds=(0, 1), **QUICK)
+    assert ml.fit_call_count() == calls + 1  # one training for all four copies
+    assert torch.equal(torch.rand(3), expected)  # the caller's RNG was not consumed
+    relu = runs["relu"]
+    assert relu.seeds == (0, 1) and len(relu.fits[0].losses) == 30
+    task = l04.make_width_task()
+    for f in (*relu.fits, *runs["gelu"].fits):
+        # The recorded last loss is the MSE of the model before its last step; the stored
+        # prediction is after it, so it is at least as good here (loss still falling).
+        with torch.no_grad():
+            final = float((f.model(task.inputs) - task.targets).pow(2).mean())
+        assert final <= f.final_loss * 1.01
+        torch.testing.assert_close(f.prediction, f.model(task.inputs).detach())
+        assert f.losses[-1] < f.losses[0] and f.parameters == 2 * 8 * 8
+    again = l04.fit_group(("relu", "gelu"), (8, 8, 8), seeds=(0, 1), **QUICK)
+    assert ml.fit_call_count() == calls + 1  # from the cache
+    assert again["relu"].final_losses == relu.final_losses
+    assert again["relu"].fits[0].model is not relu.fits[0].model
+    relu.fits[0].prediction.zero_()  # mutating one caller's result leaves the cache intact
+    third = l04.fit_group(("relu", "gelu"), (8, 8, 8), seeds=(0, 1), **QUICK)
+    assert torch.equal(third["relu"].fits[0].prediction, again["relu"].fits[0].prediction)
+    # Different seeds are different runs.
+    assert relu.fits[0].losses != relu.fits[1].losses
+
+
+def test_a_batched_copy_follows_the_single_fit_it_stands_for() -> None:
+    # The notebook's claim: copy (relu, seed 0) trains like PlainFFN + ml.fit alone.
+    task = l04.make_width_task()
+    with ml.seeded(0):
+        alone = ml.PlainFFN(8, 32, "relu")
+    losses = ml.fit(alone, task.inputs, task.targets, steps=50, lr=l04.SETUP.lr)
+    copy = l04.fit_width("relu", 4.0, steps=50).fits[0]
+    for a, b in zip(losses, copy.losses, strict=True):
+        assert abs(a - b) <= 1e-4 * a
+
+
+def test_fit_validation() -> None:
     with pytest.raises(ValueError, match="steps"):
         l04.fit_width("relu", 1.0, steps=0)
     with pytest.raises(ValueError, match="unknown activation"):
         l04.fit_width("mish", 1.0, steps=5)
-
-
-def test_wide_beats_narrow() -> None:
-    sweep = l04.width_sweep(["relu"], [0.5, 8.0])
-    narrow, wide = sweep["relu"]
-    assert narrow.final_loss > 0.1
-    assert wide.final_loss < narrow.final_loss / 20
+    with pytest.raises(ValueError, match="not in its group"):
+        l04.fit_mlp("relu", (8, 8, 8), group=("gelu",))
+    with pytest.raises(ValueError, match="start and end alike"):
+        l04.fit_group(("relu",), (8, 8, 4))
+    with pytest.raises(ValueError, match="lr"):
+        l04.fit_group(("relu",), (8, 8, 8), lr=0.0)
+    with pytest.raises(ValueError, match="distinct"):
+        l04.fit_group(("relu", "relu"), (8, 8, 8))
     with pytest.raises(ValueError, match="at least one"):
         l04.width_sweep([], [1.0])
+
+
+def test_runs_statistics_and_steps_to() -> None:
+    fit = l04.fit_width("relu", 1.0, **QUICK).fits[0]
+    fits = tuple(
+        l04.WidthFit("relu", (8, 8, 8), s, 128, losses, fit.prediction, fit.model)
+        for s, losses in ((0, (1.0, 0.5, 0.2)), (1, (1.0, 0.9, 0.8)), (2, (1.0, 0.4, 0.1)))
+    )
+    runs = l04.WidthRuns(fits)
+    assert runs.final_losses == (0.2, 0.8, 0.1) and runs.median_loss == 0.2
+    assert runs.loss_range == (0.1, 0.8)
+    assert runs.steps_to(0.45) == (3, None, 2) and runs.median_steps_to(0.45) == 3
+    assert runs.median_steps_to(0.15) is None  # only one seed gets below 0.15
+    with pytest.raises(ValueError, match="share"):
+        l04.WidthRuns(
+            (fits[0], l04.WidthFit("gelu", (8, 8, 8), 0, 128, (1.0,), fit.prediction, fit.model))
+        )
+
+
+def test_wide_beats_narrow_for_every_seed() -> None:
+    sweep = l04.width_sweep(["relu", "sigmoid"], [0.5, 8.0])
+    for act in ("relu", "sigmoid"):
+        narrow, wide = sweep[act]
+        assert narrow.intermediate_size == 4 and wide.intermediate_size == 64
+        assert min(narrow.final_losses) > 0.1
+        assert max(wide.final_losses) < min(narrow.final_losses) / 4
+
+
+def test_equal_parameter_control_holds_equal_weights() -> None:
+    control = l04.equal_parameter_control(["relu"], **QUICK)
+    assert control.parameters == 1024
+    for runs in (control.wide["relu"], control.deep["relu"], control.linear):
+        assert {f.parameters for f in runs.fits} == {1024}
+        assert {ml.count_parameters(f.model) for f in runs.fits} == {1024}
+    assert control.deep["relu"].widths == (8, 16, 16, 16, 16, 8)
+    assert control.linear.act == "identity"
+    with pytest.raises(ValueError, match="equal parameters"):
+        l04.equal_parameter_control(["relu"], deep_width=12, **QUICK)
 
 
 def test_hidden_activations_and_sparsity() -> None:
@@ -94,8 +200,14 @@ def test_hidden_activations_and_sparsity() -> None:
     assert stats.near_zero == pytest.approx(4 / 8)  # rms ≈ 0.935, so 0.001 counts as near zero
     assert stats.units_used == pytest.approx(2.0) and stats.intermediate_size == 4
     assert stats.values.shape == (8,)
+    # Unit 0 is zero for both tokens: dead. Of the 3 live units token 0 has 1 zero, token 1 none.
+    assert stats.dead_units == 1
+    assert stats.live_zero == pytest.approx((1 / 3 + 0) / 2)
+    assert stats.live_zero_range == pytest.approx((0.0, 1 / 3))
     with pytest.raises(ValueError, match=r"\(N, m\)"):
         l04.hidden_sparsity(torch.zeros(5))
+    with pytest.raises(ValueError, match="PlainFFN"):
+        l04.hidden_activations(torch.nn.Linear(4, 4), x)
 
 
 def test_relu_is_exactly_sparse_silu_is_not() -> None:
@@ -106,30 +218,43 @@ def test_relu_is_exactly_sparse_silu_is_not() -> None:
     relu = l04.hidden_sparsity(l04.hidden_activations(ffn_relu, x))
     silu = l04.hidden_sparsity(l04.hidden_activations(ffn_silu, x))
     assert 0.45 < relu.exact_zero < 0.55 and silu.exact_zero == 0.0
-    assert relu.units_used < silu.units_used
+    assert relu.units_used < silu.units_used and silu.dead_units == 0
 
 
 def test_width_plots_return_labeled_figures() -> None:
     task = l04.make_width_task()
-    fits = [l04.fit_width("relu", 0.5, steps=20), l04.fit_width("gelu", 1.0, steps=20)]
-    _labeled(l04.plot_width_fit(fits[0], task))
-    _labeled(l04.plot_width_fits(fits, task))
-    fig = l04.plot_width_loss_curves(fits)
+    narrow = l04.fit_width("relu", 0.5, **QUICK)
+    wide = l04.fit_width("relu", 2.0, **QUICK)
+    _labeled(l04.plot_width_fit(narrow.fits[0], task))
+    fig = l04.plot_width_fits([narrow.fits[0], wide.fits[0]], task)
+    _labeled(fig)
+    wave_colors = {line.get_color() for line in fig.axes[0].get_lines()}
+    assert not wave_colors & set(PALETTE)  # waves never borrow an activation's colour
+    fig = l04.plot_width_loss_curves([narrow, wide], threshold=0.05)
     _labeled(fig)
     assert fig.axes[0].get_yscale() == "log"
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert labels == ["ReLU, m/h = ½", "GELU, m/h = 1"]
-    _labeled(l04.plot_width_sweep({"relu": [fits[0]], "gelu": [fits[1]]}))
+    assert labels == ["m/h = ½", "m/h = 2", "MSE 0.05"]
+    assert "3 per width" in fig.axes[0].get_title()
+    fig = l04.plot_width_sweep({"relu": [narrow, wide]})
+    _labeled(fig)
+    assert "median of 3 seeds" in fig.axes[0].get_title()
+    control = l04.equal_parameter_control(["relu", "gelu"], **QUICK)
+    fig = l04.plot_parameter_control(control)
+    _labeled(fig)
+    assert "1,024 weights" in fig.axes[0].get_title()
     stats = {
         a: l04.hidden_sparsity(l04.hidden_activations(f.model, task.inputs))
-        for a, f in zip(("relu", "gelu"), fits, strict=True)
+        for a, f in (("relu", narrow.fits[0]), ("gelu", control.wide["gelu"].fits[0]))
     }
-    _labeled(l04.plot_hidden_sparsity(stats))
-    fig = l04.plot_width_dashboard(fits[1], task, reference=fits[0])
+    fig = l04.plot_hidden_sparsity(stats)
     _labeled(fig)
-    assert "2·h·m = 128 parameters" in fig.get_suptitle()
+    assert "exactly 0 and below 0.05·rms" in fig.axes[0].get_title()
+    fig = l04.plot_width_dashboard(wide.fits[0], task, reference=narrow.fits[0])
+    _labeled(fig)
+    assert "2·h·m = 256 parameters" in fig.get_suptitle() and "seed 0" in fig.get_suptitle()
     with pytest.raises(ValueError, match="outside"):
-        l04.plot_width_fit(fits[0], task, coords=[8])
+        l04.plot_width_fit(narrow.fits[0], task, coords=[8])
     with pytest.raises(ValueError, match="at least one"):
         l04.plot_width_loss_curves([])
 
@@ -142,14 +267,20 @@ def test_width_widget_redraws_with_the_right_numbers() -> None:
     assert ratio.continuous_update is False
     assert "m = 32" in widget.text.value and "2·h·m = 512" in widget.text.value
     before, count = widget.image.value, widget.redraw_count
+    calls = ml.fit_call_count()
     ratio.value = 8.0
+    assert ml.fit_call_count() == calls  # a redraw never trains
     assert widget.redraw_count == count + 1 and widget.image.value != before
     assert "m = 64" in widget.text.value and "2·h·m = 1,024" in widget.text.value
-    final = l04.fit_width("relu", 8.0).final_loss
-    assert f"final MSE {final:.4f}" in widget.text.value
+    runs = l04.fit_width("relu", 8.0)
+    low, high = runs.loss_range
+    assert f"median {runs.median_loss:.4f} over seeds 0, 1, 2" in widget.text.value
+    assert f"(range {low:.4f}–{high:.4f})" in widget.text.value
     act.value = "silu"
     assert "SiLU" in widget.text.value
-    assert "steps; 0% of hidden entries exactly 0" in widget.text.value
+    assert "0% of its hidden entries exactly 0, 0 dead units" in widget.text.value
     ratio.value = 0.5
     assert "m = 4 " in widget.text.value and "2·h·m = 64" in widget.text.value
     _labeled(widget.last_figure)
+    with pytest.raises(ValueError, match="width ratio m/h must be one of"):
+        l04.draw_width(3.0, "relu")

@@ -123,14 +123,22 @@ def swish_beta() -> Figure:
 @register_figure(
     "width_sweep",
     lesson="04",
-    caption="Fit quality of a plain FFN against its width m/h (½ to 8) for five activations: "
-    "every activation gains from going wide",
+    caption="Final MSE of a plain FFN on lesson 04's wave task against its width m/h (½ to 8, "
+    "64 to 1,024 weights), five activations, median and range of 3 seeds: lower at m/h = 8 than "
+    "at ½ for every activation (at 16× the weights; lesson 04's control compares equal weights)",
     plot_function="plot_width_sweep",
 )
 def width_sweep() -> Figure:
-    s = l04.SETUP  # lesson 04's 25 tiny fits
+    s = l04.SETUP  # 5 widths, each one batched training of 5 activations × 3 seeds
     sweep = l04.width_sweep(
-        s.activations, s.ratios, hidden_size=s.hidden_size, steps=s.steps, lr=s.lr, seed=s.seed
+        s.activations,
+        s.ratios,
+        s.hidden_size,
+        seeds=s.seeds,
+        steps=s.steps,
+        lr=s.lr,
+        n_tokens=s.n_tokens,
+        task_seed=s.task_seed,
     )
     return l04.plot_width_sweep(sweep)
 

@@ -5,25 +5,32 @@ The task is small enough to draw. Each token is a point ``t`` on a line; its rep
 orthonormal directions; the constant ``v`` plays the role of a bias, which ``PlainFFN`` leaves
 out). The FFN must write ``hidden_size`` different waves ``sin(ω_k·t + φ_k)`` into the
 ``hidden_size`` output coordinates, all through the same ``m`` hidden units. How well it can do
-that, and in how many steps, depends on ``m`` (升维 to ``intermediate_size``) and on the activation.
+that depends on ``m`` (升维 to ``intermediate_size``), on the activation and, as the control
+shows, on the number of parameters that comes with ``m``.
 
-Everything here computes; ``plots/width.py`` draws. Fits are cached by their arguments, so the
-lesson's sweep and its widget share them and a redraw after the first is instant.
+Every setting is trained for several seeds. ``MLPBatch`` holds one copy of the network per
+activation and seed side by side and trains them all in one ``ml.fit`` loop: the copies share no
+weight, and Adam updates every weight on its own, so this is many independent trainings at a
+fraction of the cost. Everything here computes; ``plots/l04_width.py`` draws. Runs are cached by
+their arguments, so the lesson, its widget and its figure share them and a redraw after the first
+is instant.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import torch
-from torch import Tensor
+from torch import Tensor, nn
 
-from .._checks import check_positive_int
+from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
+from ..activations import get_activation
 from ..ffn import PlainFFN
 from ..runtime import seeded
 from ..sizing import count_parameters
@@ -31,16 +38,23 @@ from ..train import fit
 
 __all__ = [
     "SETUP",
+    "MLPBatch",
+    "ParameterControl",
     "Setup",
     "SparsityStats",
     "WIDTH_ACTIVATIONS",
     "WIDTH_RATIOS",
     "WidthFit",
+    "WidthRuns",
     "WidthTask",
+    "equal_parameter_control",
+    "fit_group",
+    "fit_mlp",
     "fit_width",
     "hidden_activations",
     "hidden_sparsity",
     "make_width_task",
+    "mlp_stack",
     "ratio_to_width",
     "width_sweep",
 ]
@@ -54,15 +68,27 @@ WIDTH_ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu", "tanh", "sigmoid")
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 04's task and fits, read by the notebook, the widget and the figure."""
+    """Lesson 04's task, training and controls, read by the notebook, the widget and the figure."""
 
     hidden_size: int = 8
-    n_tokens: int = 256
+    n_tokens: int = 128
+    task_seed: int = 0
     steps: int = 400
     lr: float = 1e-2
-    seed: int = 0
+    #: Every setting is trained once per seed; results are reported as median and min–max.
+    seeds: tuple[int, ...] = (0, 1, 2)
     ratios: tuple[float, ...] = WIDTH_RATIOS
     activations: tuple[str, ...] = WIDTH_ACTIVATIONS
+    #: "Gets there": the number of steps until the training MSE first drops below this.
+    loss_threshold: float = 0.05
+    #: The equal-parameter control: ``deep_layers`` hidden layers of ``deep_width`` units hold
+    #: as many weights as one hidden layer of ``control_ratio·h`` units (1,024 at h = 8).
+    control_ratio: float = 8.0
+    deep_width: int = 16
+    deep_layers: int = 4
+    #: The width whose hidden units the sparsity section inspects, and its "near zero" threshold.
+    sparsity_ratio: float = 4.0
+    near_zero_tol: float = 0.05
 
 
 SETUP = Setup()
@@ -104,10 +130,17 @@ def _cached_task(hidden_size: int, n_tokens: int, seed: int, device: str) -> Wid
     return WidthTask(*(v.to(device) for v in (t, inputs, targets, freqs, phases)))
 
 
+def _check_task_args(hidden_size: int, n_tokens: int, seed: int) -> None:
+    check_positive_int("n_tokens", n_tokens)
+    check_nonnegative_int("task seed", seed)
+    if check_positive_int("hidden_size", hidden_size) < 2:
+        raise ValueError(f"hidden_size must be at least 2 for this task, got {hidden_size!r}")
+
+
 def make_width_task(
-    hidden_size: int = 8,
-    n_tokens: int = 256,
-    seed: int = 0,
+    hidden_size: int = SETUP.hidden_size,
+    n_tokens: int = SETUP.n_tokens,
+    seed: int = SETUP.task_seed,
     device: str | torch.device | None = None,
 ) -> WidthTask:
     """Build (or fetch from cache) the lesson-04 task: ``n_tokens`` tokens of width ``hidden_size``.
@@ -116,100 +149,447 @@ def make_width_task(
     on ``device`` (CPU by default: at this size the CPU is as fast as any accelerator), and the
     caller's own copies.
     """
-    check_positive_int("n_tokens", n_tokens)
-    if check_positive_int("hidden_size", hidden_size) < 2:
-        raise ValueError(f"hidden_size must be at least 2 for this task, got {hidden_size!r}")
+    _check_task_args(hidden_size, n_tokens, seed)
     task = _cached_task(hidden_size, n_tokens, seed, _device_key(device))
     return WidthTask(
         *(v.clone() for v in (task.t, task.inputs, task.targets, task.freqs, task.phases))
     )
 
 
+def ratio_to_width(hidden_size: int, ratio: float) -> int:
+    """``m = round(ratio·h)``, at least 1: the ``intermediate_size`` for a width ratio ``m/h``."""
+    ok = isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and math.isfinite(ratio)
+    if not ok or not ratio > 0:
+        raise ValueError(f"width ratio m/h must be a positive number, got {ratio!r}")
+    return max(1, round(ratio * hidden_size))
+
+
+def _check_widths(widths: Sequence[int]) -> tuple[int, ...]:
+    widths = tuple(widths)
+    if len(widths) < 3 or any(
+        isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths
+    ):
+        raise ValueError(
+            "widths must be at least three positive integers (input, hidden…, output), "
+            f"got {widths!r}"
+        )
+    return widths
+
+
+def mlp_stack(widths: Sequence[int], act: str) -> nn.Module:
+    """A bias-free MLP ``widths[0] → widths[1] → … → widths[-1]``, the activation between layers.
+
+    Three widths ``(h, m, h)`` give a ``PlainFFN(h, m, act)``; more give an ``nn.Sequential`` of
+    ``nn.Linear`` layers and activations (the deeper, narrower control of lesson 04).
+    Shapes: ``(*, widths[0])`` → ``(*, widths[-1])``.
+    """
+    widths = _check_widths(widths)
+    if len(widths) == 3 and widths[0] == widths[2]:
+        return PlainFFN(widths[0], widths[1], act)
+    layers: list[nn.Module] = []
+    for i, (n_in, n_out) in enumerate(zip(widths[:-1], widths[1:], strict=True)):
+        if i > 0:
+            layers.append(get_activation(act))
+        layers.append(nn.Linear(n_in, n_out, bias=False))
+    return nn.Sequential(*layers)
+
+
+def _linears(module: nn.Module) -> list[nn.Linear]:
+    return [m for m in module.modules() if isinstance(m, nn.Linear)]
+
+
+def _check_seeds(seeds: Sequence[int]) -> tuple[int, ...]:
+    seeds = tuple(seeds)
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and at least one, got {seeds!r}")
+    for seed in seeds:
+        check_nonnegative_int("seed", seed)
+    return seeds
+
+
+def _check_group(acts: Sequence[str]) -> tuple[str, ...]:
+    acts = tuple(acts)
+    if not acts or len(set(acts)) != len(acts):
+        raise ValueError(f"a group needs distinct activation names, at least one, got {acts!r}")
+    for act in acts:
+        get_activation(act)  # raises ValueError naming the valid names
+    return acts
+
+
+class MLPBatch(nn.Module):
+    """Independent bias-free MLPs of one shape, one per (activation, seed), run side by side.
+
+    Copy ``(act, seed)`` starts from exactly the weights ``mlp_stack(widths, act)`` draws under
+    ``seeded(seed)`` (for ``(h, m, h)``: the ``PlainFFN`` a notebook would build). The copies
+    are ordered activation by activation, seeds within (``copies``), and stacked along a first
+    axis: ``weights[i]`` is ``(C, widths[i+1], widths[i])``. ``forward`` maps ``(C, N, widths[0])``
+    → ``(C, N, widths[-1])``; each copy reads only its own slice and its own activation, so the
+    copies never interact. The mean-squared error over the stacked output is the mean of the
+    copies' own errors, so each copy's gradient is its own divided by ``C``; Adam, which scales
+    every weight's step by that weight's own gradient history, then moves each copy as if it
+    trained alone (up to its ε, effectively ``C``·1e-8, and float rounding).
+    """
+
+    def __init__(self, widths: Sequence[int], acts: Sequence[str], seeds: Sequence[int]) -> None:
+        super().__init__()
+        self.widths = _check_widths(widths)
+        self.acts = _check_group(acts)
+        self.seeds = _check_seeds(seeds)
+        self.copies = tuple((act, seed) for act in self.acts for seed in self.seeds)
+        self.act_fns = nn.ModuleList(get_activation(act) for act in self.acts)
+        layers = []
+        for act, seed in self.copies:
+            with seeded(seed):  # the caller's RNG is untouched
+                layers.append(_linears(mlp_stack(self.widths, act)))
+        self.weights = nn.ParameterList(
+            nn.Parameter(torch.stack([copy_layers[i].weight.detach() for copy_layers in layers]))
+            for i in range(len(self.widths) - 1)
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``x``: ``(C, N, widths[0])`` → ``(C, N, widths[-1])``, copy by copy."""
+        if x.dim() != 3 or x.shape[0] != len(self.copies) or x.shape[2] != self.widths[0]:
+            raise ValueError(
+                f"input has shape {tuple(x.shape)}; expected (C={len(self.copies)}, N, "
+                f"{self.widths[0]})"
+            )
+        for i, w in enumerate(self.weights):
+            x = torch.bmm(x, w.transpose(1, 2))  # (C, N, widths[i+1]): each copy its own matrix
+            if i < len(self.weights) - 1:  # each activation on its own block of copies
+                blocks = x.split(len(self.seeds))
+                x = torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
+        return x
+
+    def member(self, k: int) -> nn.Module:
+        """Copy ``k`` (``copies[k]``) as a stand-alone ``PlainFFN`` or ``nn.Sequential``."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
+            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        with seeded(0):  # the init is overwritten below; seeded keeps the caller's RNG untouched
+            module = mlp_stack(self.widths, self.copies[k][0]).to(self.weights[0].device)
+        with torch.no_grad():
+            for layer, w in zip(_linears(module), self.weights, strict=True):
+                layer.weight.copy_(w[k])
+        return module.eval()
+
+
 @dataclass(frozen=True)
 class WidthFit:
-    """One trained ``PlainFFN`` on the width task and what it achieved.
+    """One trained network (one seed) on the width task and what it achieved.
 
-    ``losses``: MSE at every training step; ``prediction``: ``(N, h)`` after training;
-    ``parameters``: counted from the module (``2·h·m``). ``model`` is the caller's own copy.
+    ``widths``: ``(h, m, h)`` for a plain FFN, longer for a deeper stack; ``losses``: the MSE at
+    every training step; ``prediction``: ``(N, h)`` after training; ``parameters``: counted from
+    the module; ``model``: the trained network, the caller's own copy.
     """
 
     act: str
-    ratio: float
-    hidden_size: int
-    intermediate_size: int
+    widths: tuple[int, ...]
+    seed: int
     parameters: int
     losses: tuple[float, ...]
     prediction: Tensor
-    model: PlainFFN
+    model: nn.Module
+
+    @property
+    def hidden_size(self) -> int:
+        """``h``, the width of the token representation."""
+        return self.widths[0]
+
+    @property
+    def intermediate_size(self) -> int:
+        """``m``, the width of the (first) hidden layer."""
+        return self.widths[1]
+
+    @property
+    def ratio(self) -> float:
+        """``m/h``."""
+        return self.widths[1] / self.widths[0]
 
     @property
     def final_loss(self) -> float:
         """The MSE after the last step."""
         return self.losses[-1]
 
-
-def ratio_to_width(hidden_size: int, ratio: float) -> int:
-    """``m = round(ratio·h)``, at least 1: the ``intermediate_size`` for a width ratio ``m/h``."""
-    if not ratio > 0:
-        raise ValueError(f"width ratio m/h must be positive, got {ratio!r}")
-    return max(1, round(ratio * hidden_size))
+    def steps_to(self, threshold: float) -> int | None:
+        """The first step (counting from 1) whose MSE is below ``threshold``; None if never."""
+        return next((i + 1 for i, v in enumerate(self.losses) if v < threshold), None)
 
 
-@lru_cache(maxsize=256)
-def _cached_fit(
-    act: str, ratio: float, hidden_size: int, steps: int, lr: float, seed: int, device: str
-) -> WidthFit:
-    task = _cached_task(hidden_size, 256, 0, device)
-    m = ratio_to_width(hidden_size, ratio)
-    with seeded(seed):  # seed the init without touching the caller's RNG
-        model = PlainFFN(hidden_size, m, act).to(device)
-    with one_thread():
-        losses = fit(model, task.inputs, task.targets, loss="mse", steps=steps, lr=lr)
-        with torch.no_grad():
-            prediction = model(task.inputs)
-    return WidthFit(
-        act, ratio, hidden_size, m, count_parameters(model), tuple(losses), prediction, model
+@dataclass(frozen=True)
+class WidthRuns:
+    """The same setting trained once per seed: ``fits[k]`` is seed ``seeds[k]``."""
+
+    fits: tuple[WidthFit, ...]
+
+    def __post_init__(self) -> None:
+        if not self.fits:
+            raise ValueError("WidthRuns needs at least one fit")
+        first = self.fits[0]
+        if any((f.act, f.widths) != (first.act, first.widths) for f in self.fits):
+            raise ValueError("all fits of one WidthRuns must share the activation and widths")
+
+    @property
+    def act(self) -> str:
+        return self.fits[0].act
+
+    @property
+    def widths(self) -> tuple[int, ...]:
+        return self.fits[0].widths
+
+    @property
+    def ratio(self) -> float:
+        """``m/h`` of the first hidden layer."""
+        return self.fits[0].ratio
+
+    @property
+    def intermediate_size(self) -> int:
+        return self.fits[0].intermediate_size
+
+    @property
+    def parameters(self) -> int:
+        return self.fits[0].parameters
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        return tuple(f.seed for f in self.fits)
+
+    @property
+    def final_losses(self) -> tuple[float, ...]:
+        """The final MSE of every seed, in seed order."""
+        return tuple(f.final_loss for f in self.fits)
+
+    @property
+    def median_loss(self) -> float:
+        return statistics.median(self.final_losses)
+
+    @property
+    def loss_range(self) -> tuple[float, float]:
+        """``(min, max)`` of the final MSE over the seeds."""
+        return min(self.final_losses), max(self.final_losses)
+
+    def steps_to(self, threshold: float) -> tuple[int | None, ...]:
+        """``WidthFit.steps_to`` for every seed."""
+        return tuple(f.steps_to(threshold) for f in self.fits)
+
+    def median_steps_to(self, threshold: float) -> float | None:
+        """The median over seeds of the steps to ``threshold`` (a seed that never gets there
+        counts as infinitely many); None if the median seed never gets there."""
+        steps = [math.inf if s is None else s for s in self.steps_to(threshold)]
+        middle = statistics.median(steps)
+        return None if math.isinf(middle) else middle
+
+
+@lru_cache(maxsize=64)
+def _cached_group(
+    acts: tuple[str, ...],
+    widths: tuple[int, ...],
+    seeds: tuple[int, ...],
+    steps: int,
+    lr: float,
+    task_key: tuple[int, int, int],
+    device: str,
+) -> dict[str, WidthRuns]:
+    task = _cached_task(*task_key, device)
+    model = MLPBatch(widths, acts, seeds).to(device)
+    n_copies = len(model.copies)
+    x = task.inputs.expand(n_copies, -1, -1)  # (C, N, h): every copy sees the same tokens
+    y = task.targets.expand(n_copies, -1, -1)  # (C, N, h)
+    per_step: list[Tensor] = []  # each copy's own MSE at every forward pass of fit
+
+    def record(_module: nn.Module, _inputs: object, output: Tensor) -> None:
+        per_step.append((output.detach() - y).pow(2).mean(dim=(1, 2)))  # (C,)
+
+    handle = model.register_forward_hook(record)
+    try:
+        with one_thread():
+            fit(model, x, y, loss="mse", steps=steps, lr=lr)
+    finally:
+        handle.remove()
+    losses = torch.stack(per_step[:steps]).T.tolist()  # (C, steps)
+    with torch.no_grad(), one_thread():
+        prediction = model(x)  # (C, N, h)
+    fits: dict[str, list[WidthFit]] = {act: [] for act in acts}
+    for k, (act, seed) in enumerate(model.copies):
+        member = model.member(k)
+        fits[act].append(
+            WidthFit(
+                act,
+                widths,
+                seed,
+                count_parameters(member),
+                tuple(losses[k]),
+                prediction[k].clone(),
+                member,
+            )
+        )
+    return {act: WidthRuns(tuple(runs)) for act, runs in fits.items()}
+
+
+def _copy_runs(runs: WidthRuns) -> WidthRuns:
+    """The cache keeps the original; every caller gets copies it may train or edit."""
+    return WidthRuns(
+        tuple(
+            replace(f, model=copy.deepcopy(f.model), prediction=f.prediction.clone())
+            for f in runs.fits
+        )
     )
+
+
+def fit_group(
+    acts: Sequence[str],
+    widths: Sequence[int],
+    seeds: Sequence[int] = SETUP.seeds,
+    steps: int = SETUP.steps,
+    lr: float = SETUP.lr,
+    n_tokens: int = SETUP.n_tokens,
+    task_seed: int = SETUP.task_seed,
+    device: str | torch.device | None = None,
+) -> dict[str, WidthRuns]:
+    """Train ``mlp_stack(widths, act)`` on ``make_width_task(widths[0])`` for every activation in
+    ``acts`` and every seed: ``{act: WidthRuns}``.
+
+    ``widths[0] == widths[-1] == h``. All copies train together in one ``MLPBatch`` with
+    ``ml.fit`` (full-batch Adam, MSE, ``steps`` steps, learning rate ``lr``); each copy's loss at
+    every step is recorded by a forward hook. The group is part of what defines a run (like the
+    seed): the same arguments always give the same numbers. Cached on all arguments: a second
+    call is instant and hands back its own copies. The global RNG is left untouched.
+    """
+    acts = _check_group(acts)
+    widths = _check_widths(widths)
+    if widths[0] != widths[-1]:
+        raise ValueError(f"the task maps h to h: widths must start and end alike, got {widths!r}")
+    _check_task_args(widths[0], n_tokens, task_seed)
+    check_positive_int("steps", steps)
+    seeds = _check_seeds(seeds)
+    ok = isinstance(lr, (int, float)) and not isinstance(lr, bool) and math.isfinite(lr)
+    if not ok or not lr > 0:
+        raise ValueError(f"lr must be a positive finite number, got {lr!r}")
+    runs = _cached_group(
+        acts,
+        widths,
+        seeds,
+        steps,
+        float(lr),
+        (widths[0], n_tokens, task_seed),
+        _device_key(device),
+    )
+    return {act: _copy_runs(r) for act, r in runs.items()}
+
+
+def _default_group(act: str, group: Sequence[str] | None) -> tuple[str, ...]:
+    if group is None:
+        group = SETUP.activations if act in SETUP.activations else (act,)
+    group = tuple(group)
+    if act not in group:
+        raise ValueError(f"activation {act!r} is not in its group {group!r}")
+    return group
+
+
+def fit_mlp(
+    act: str,
+    widths: Sequence[int],
+    group: Sequence[str] | None = None,
+    **kwargs: object,
+) -> WidthRuns:
+    """One activation's runs from ``fit_group(group, widths, **kwargs)``.
+
+    ``group`` defaults to the lesson's activations (``SETUP.activations``) when ``act`` is one of
+    them, else ``(act,)``, so the lesson, its widget and its figure share one set of runs.
+    """
+    return fit_group(_default_group(act, group), widths, **kwargs)[act]
 
 
 def fit_width(
     act: str,
     ratio: float,
-    hidden_size: int = 8,
-    steps: int = 400,
-    lr: float = 1e-2,
-    seed: int = 0,
-    device: str | torch.device | None = None,
-) -> WidthFit:
-    """Train ``PlainFFN(h, m=ratio·h, act)`` on ``make_width_task(h)`` with ``fit`` (Adam, MSE).
+    hidden_size: int = SETUP.hidden_size,
+    group: Sequence[str] | None = None,
+    **kwargs: object,
+) -> WidthRuns:
+    """``fit_mlp`` for the plain FFN ``(h, m = ratio·h, h)``: ``PlainFFN(h, m, act)`` per seed.
 
-    Cached on all arguments: a second call with the same values is instant and hands back its own
-    copy of the model and prediction. The weight init is seeded by ``seed`` and leaves the global
-    RNG untouched.
+    ``kwargs`` go to ``fit_group`` (``seeds``, ``steps``, ``lr``, ``n_tokens``, ``task_seed``,
+    ``device``).
     """
-    check_positive_int("steps", steps)
-    make_width_task(hidden_size, device=device)  # validates hidden_size
-    ratio_to_width(hidden_size, ratio)  # validates ratio
-    cached = _cached_fit(
-        act, float(ratio), hidden_size, steps, float(lr), seed, _device_key(device)
-    )
-    # The cache keeps the original; the caller gets a copy it may train or edit.
-    return replace(cached, model=copy.deepcopy(cached.model), prediction=cached.prediction.clone())
+    m = ratio_to_width(hidden_size, ratio)
+    return fit_mlp(act, (hidden_size, m, hidden_size), group=group, **kwargs)
 
 
 def width_sweep(
     activations: Sequence[str] = WIDTH_ACTIVATIONS,
     ratios: Sequence[float] = WIDTH_RATIOS,
-    **fit_kwargs: object,
-) -> dict[str, list[WidthFit]]:
-    """``fit_width`` for every activation × width ratio: ``{act: [fit per ratio, in order]}``."""
+    hidden_size: int = SETUP.hidden_size,
+    **kwargs: object,
+) -> dict[str, list[WidthRuns]]:
+    """Every activation × width ratio, each width trained as one group of all ``activations``:
+    ``{act: [runs per ratio, in order]}``."""
     if not activations or not ratios:
         raise ValueError("width_sweep needs at least one activation and one ratio")
-    return {act: [fit_width(act, r, **fit_kwargs) for r in ratios] for act in activations}
+    acts = _check_group(activations)
+    by_ratio = [
+        fit_group(acts, (hidden_size, ratio_to_width(hidden_size, r), hidden_size), **kwargs)
+        for r in ratios
+    ]
+    return {act: [runs[act] for runs in by_ratio] for act in acts}
+
+
+@dataclass(frozen=True)
+class ParameterControl:
+    """Equal weights, different shapes: is it the width, or the parameters that come with it?
+
+    ``wide[act]``: one hidden layer of ``m`` units; ``deep[act]``: several narrower hidden
+    layers; ``linear``: the wide shape with no activation (identity), one linear map. All hold
+    ``parameters`` weights.
+    """
+
+    wide: dict[str, WidthRuns]
+    deep: dict[str, WidthRuns]
+    linear: WidthRuns
+    parameters: int
+
+
+def equal_parameter_control(
+    activations: Sequence[str] = WIDTH_ACTIVATIONS,
+    hidden_size: int = SETUP.hidden_size,
+    ratio: float = SETUP.control_ratio,
+    deep_width: int = SETUP.deep_width,
+    deep_layers: int = SETUP.deep_layers,
+    **kwargs: object,
+) -> ParameterControl:
+    """Train, per activation, one wide hidden layer ``(h, ratio·h, h)`` and a deeper narrow stack
+    ``(h, deep_width × deep_layers, h)`` with the same number of weights, plus the wide shape
+    without an activation. Raises ``ValueError`` unless the counts are equal (at h = 8:
+    2·8·64 = 8·16 + 3·16² + 16·8 = 1,024). Each shape is one group of ``activations`` (the wide
+    one is then the width sweep's m/h = 8 runs); ``kwargs`` go to ``fit_group``.
+    """
+    if not activations:
+        raise ValueError("equal_parameter_control needs at least one activation")
+    check_positive_int("deep_width", deep_width)
+    check_positive_int("deep_layers", deep_layers)
+    m = ratio_to_width(hidden_size, ratio)
+    wide_shape = (hidden_size, m, hidden_size)
+    deep_shape = (hidden_size, *([deep_width] * deep_layers), hidden_size)
+    with seeded(0):  # only counted; seeded keeps the caller's RNG untouched
+        counts = {
+            shape: count_parameters(mlp_stack(shape, "relu")) for shape in (wide_shape, deep_shape)
+        }
+    if counts[wide_shape] != counts[deep_shape]:
+        raise ValueError(
+            f"the control needs equal parameters: {wide_shape} has {counts[wide_shape]:,}, "
+            f"{deep_shape} has {counts[deep_shape]:,}"
+        )
+    acts = _check_group(activations)
+    return ParameterControl(
+        wide=fit_group(acts, wide_shape, **kwargs),
+        deep=fit_group(acts, deep_shape, **kwargs),
+        linear=fit_group(("identity",), wide_shape, **kwargs)["identity"],
+        parameters=counts[wide_shape],
+    )
 
 
 def hidden_activations(ffn: PlainFFN, inputs: Tensor) -> Tensor:
     """What the activation hands to ``down_proj``: ``act(up_proj(x))``, ``(*, h)`` → ``(*, m)``."""
+    if not isinstance(ffn, PlainFFN):
+        raise ValueError(f"hidden_activations needs a PlainFFN, got {type(ffn).__name__}")
     with torch.no_grad():
         return ffn.act_fn(ffn.up_proj(inputs))
 
@@ -218,35 +598,53 @@ def hidden_activations(ffn: PlainFFN, inputs: Tensor) -> Tensor:
 class SparsityStats:
     """How many of the ``m`` hidden units a token actually uses.
 
-    ``exact_zero``: fraction of entries that are exactly 0.0; ``near_zero``: fraction with
-    ``|a| < tol·rms(a)``; ``units_used``: mean number of units per token above that threshold;
-    ``values``: the flattened activations ``(N·m,)`` for histograms.
+    ``exact_zero``: fraction of all entries that are exactly 0.0; ``near_zero``: fraction with
+    ``|a| < tol·rms(a)``; ``units_used``: mean number of units per token above that threshold.
+    ``dead_units``: units that are exactly 0 for every token (they get no gradient, lesson 03);
+    ``live_zero``: among the other units, the fraction a token switches exactly off, averaged over
+    tokens, and ``live_zero_range`` its (min, max) over tokens. ``values``: the flattened
+    activations ``(N·m,)`` for histograms.
     """
 
     exact_zero: float
     near_zero: float
     units_used: float
+    dead_units: int
+    live_zero: float
+    live_zero_range: tuple[float, float]
     intermediate_size: int
     tol: float
     values: Tensor
 
 
-def hidden_sparsity(hidden: Tensor, tol: float = 0.05) -> SparsityStats:
-    """Sparsity of hidden activations ``(N, m)``: exact zeros and entries within ``tol·rms``.
+def hidden_sparsity(hidden: Tensor, tol: float = SETUP.near_zero_tol) -> SparsityStats:
+    """Sparsity of hidden activations ``(N, m)``: exact zeros, dead units, entries under tol·rms.
 
     The threshold is relative to the layer's own RMS so layers of different scale compare fairly.
     """
-    if hidden.dim() != 2:
-        raise ValueError(f"hidden must be (N, m), got shape {tuple(hidden.shape)}")
+    if hidden.dim() != 2 or hidden.shape[0] == 0:
+        raise ValueError(f"hidden must be (N, m) with N ≥ 1, got shape {tuple(hidden.shape)}")
     if not tol >= 0:
         raise ValueError(f"tol must be non-negative, got {tol!r}")
     a = hidden.detach().float()
     rms = a.pow(2).mean().sqrt()
     small = a.abs() < tol * rms
+    zero = a == 0
+    dead = zero.all(dim=0)  # (m,)
+    live = ~dead
+    if bool(live.any()):
+        per_token = zero[:, live].float().mean(dim=1)  # (N,)
+        live_zero = float(per_token.mean())
+        live_range = (float(per_token.min()), float(per_token.max()))
+    else:
+        live_zero, live_range = 0.0, (0.0, 0.0)
     return SparsityStats(
-        exact_zero=float((a == 0).float().mean()),
+        exact_zero=float(zero.float().mean()),
         near_zero=float(small.float().mean()),
         units_used=float((~small).float().sum(1).mean()),
+        dead_units=int(dead.sum()),
+        live_zero=live_zero,
+        live_zero_range=live_range,
         intermediate_size=a.shape[1],
         tol=tol,
         values=a.flatten().cpu(),

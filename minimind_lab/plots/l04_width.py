@@ -1,22 +1,29 @@
-"""Lesson 04's pictures: the width task's fits, loss curves, the width sweep and sparsity.
+"""Lesson 04's pictures: the width task's fits, loss curves, the width sweep, the equal-parameter
+control and sparsity.
 
-Each function draws results computed in ``width.py``; none of them trains anything.
+Each function draws results computed in ``lessons/l04_width.py``; none of them trains anything.
+Activations keep their ``series_style`` colour; ordered things that are not activations (the
+waves, the widths) take shades of the sequential colormap, so they never borrow an activation's
+colour.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import NullLocator
 
 from ..activations import activation_label
-from ..lessons.l04_width import SparsityStats, WidthFit, WidthTask
-from .style import MLP_COLOR, PALETTE, axes_or_new, finish, new_figure, series_style
+from ..lessons.l04_width import ParameterControl, SparsityStats, WidthFit, WidthRuns, WidthTask
+from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_style
 
 __all__ = [
     "plot_hidden_sparsity",
+    "plot_parameter_control",
     "plot_width_dashboard",
     "plot_width_fit",
     "plot_width_fits",
@@ -24,6 +31,12 @@ __all__ = [
     "plot_width_sweep",
     "ratio_label",
 ]
+
+
+def _shade(i: int, n: int) -> tuple[float, float, float, float]:
+    """The i-th of n shades of the sequential colormap, dark to light (the lightest is skipped:
+    too pale for a line)."""
+    return colormaps[SEQUENTIAL_CMAP](0.05 + 0.75 * i / max(1, n - 1))
 
 
 def ratio_label(ratio: float) -> str:
@@ -46,14 +59,15 @@ def plot_width_fit(
     """
     fig, ax = axes_or_new(ax, (6.0, 4.0))
     h = task.hidden_size
-    for i, k in enumerate(coords if coords is not None else (0, h // 2, h - 1)):
+    coords = tuple(coords if coords is not None else (0, h // 2, h - 1))
+    for i, k in enumerate(coords):
         if not 0 <= k < h:
             raise ValueError(f"coordinate {k} is outside 0..{h - 1}")
         t = task.t.cpu()
         ax.plot(
             t,
             task.targets[:, k].cpu(),
-            color=PALETTE[i],
+            color=_shade(i, len(coords)),
             linewidth=4.0,
             alpha=0.3,
             label="targets (thick, pale)" if i == 0 else None,
@@ -61,13 +75,13 @@ def plot_width_fit(
         ax.plot(
             t,
             fit.prediction[:, k].cpu(),
-            color=PALETTE[i],
+            color=_shade(i, len(coords)),
             linewidth=1.5,
             label=f"output {k} (ω = {float(task.freqs[k]):.2g})",
         )
     title = title or (
         f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)} "
-        f"(m = {fit.intermediate_size}): MSE {fit.final_loss:.4f}"
+        f"(m = {fit.intermediate_size}), seed {fit.seed}: MSE {fit.final_loss:.4f}"
     )
     finish(ax, title=title, xlabel="token coordinate t", ylabel="output value")
     if legend:
@@ -92,23 +106,42 @@ def plot_width_fits(fits: Sequence[WidthFit], task: WidthTask) -> Figure:
 
 
 def plot_width_loss_curves(
-    fits: Sequence[WidthFit],
+    runs: Sequence[WidthRuns],
+    threshold: float | None = None,
     ax: Axes | None = None,
-    title: str = "Wider FFNs reach a lower loss in the same number of steps",
+    title: str | None = None,
 ) -> Figure:
-    """Training MSE against step for each fit (log scale), labelled by activation and m/h."""
-    if not fits:
-        raise ValueError("plot_width_loss_curves needs at least one fit")
+    """Training MSE against step (log scale): one colour per width, one thin line per seed.
+
+    ``threshold`` draws a dashed horizontal line (the MSE the lesson asks "when does it get
+    there?" about). The default title names the activation(s) and the number of seeds.
+    """
+    if not runs:
+        raise ValueError("plot_width_loss_curves needs at least one set of runs")
     fig, ax = axes_or_new(ax, (6.0, 4.0))
-    same_act = len({f.act for f in fits}) == 1
-    for i, f in enumerate(fits):
-        color = PALETTE[i % 7] if same_act else series_style(f.act)["color"]
-        label = (
-            f"m/h = {ratio_label(f.ratio)}"
-            if same_act
-            else f"{activation_label(f.act)}, m/h = {ratio_label(f.ratio)}"
+    acts = list(dict.fromkeys(r.act for r in runs))
+    for i, r in enumerate(runs):
+        color = _shade(i, len(runs))
+        name = f"m/h = {ratio_label(r.ratio)}"
+        if len(acts) > 1:
+            name = f"{activation_label(r.act)}, {name}"
+        for j, f in enumerate(r.fits):
+            ax.semilogy(
+                range(1, len(f.losses) + 1),
+                f.losses,
+                color=color,
+                linewidth=1.2,
+                alpha=0.85,
+                label=name if j == 0 else None,
+            )
+    if threshold is not None:
+        ax.axhline(
+            threshold, color="0.3", linewidth=1.0, linestyle="--", label=f"MSE {threshold:g}"
         )
-        ax.semilogy(range(1, len(f.losses) + 1), f.losses, color=color, linewidth=1.5, label=label)
+    if title is None:
+        seeds = len(runs[0].fits)
+        who = ", ".join(activation_label(a) for a in acts)
+        title = f"{who}: training MSE, one line per seed ({seeds} per width)"
     finish(
         ax,
         title=title,
@@ -120,33 +153,112 @@ def plot_width_loss_curves(
 
 
 def plot_width_sweep(
-    sweep: Mapping[str, Sequence[WidthFit]],
+    sweep: Mapping[str, Sequence[WidthRuns]],
     ax: Axes | None = None,
-    title: str = "Fit quality against width: every activation gains from going wide",
+    title: str | None = None,
 ) -> Figure:
-    """Final MSE against width ratio m/h (both log-scaled), one line per activation."""
-    fig, ax = axes_or_new(ax, (6.0, 4.0))
-    for act, fits in sweep.items():
+    """Final MSE against width ratio m/h (both log-scaled), one line per activation: the median
+    over seeds, with bars from the lowest to the highest seed.
+
+    Lines are nudged sideways a little so the bars of neighbouring activations do not overlap;
+    the x labels give m/h and the weight count 2·h·m.
+    """
+    if not sweep:
+        raise ValueError("plot_width_sweep needs at least one activation's runs")
+    fig, ax = axes_or_new(ax, (6.4, 4.2))
+    n = len(sweep)
+    for i, (act, runs) in enumerate(sweep.items()):
         style = series_style(act)
-        ax.loglog(
-            [f.ratio for f in fits],
-            [f.final_loss for f in fits],
+        nudge = 1.045 ** (i - (n - 1) / 2)
+        xs = [r.ratio * nudge for r in runs]
+        medians = [r.median_loss for r in runs]
+        lows = [r.median_loss - r.loss_range[0] for r in runs]
+        highs = [r.loss_range[1] - r.median_loss for r in runs]
+        ax.errorbar(
+            xs,
+            medians,
+            yerr=[lows, highs],
             color=style["color"],
             linestyle=style["linestyle"],
             marker=style["marker"],
-            linewidth=1.6,
+            linewidth=1.5,
             markersize=5,
+            capsize=2,
+            elinewidth=1.0,
             label=activation_label(act),
         )
-    ratios = sorted({f.ratio for fits in sweep.values() for f in fits})
-    ax.set_xticks(ratios, [ratio_label(r) for r in ratios])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    first = next(iter(sweep.values()))
+    ax.set_xticks(
+        [r.ratio for r in first],
+        [f"{ratio_label(r.ratio)}\n({r.parameters:,})" for r in first],
+    )
     ax.minorticks_off()
+    if title is None:
+        seeds = len(first[0].fits)
+        steps = len(first[0].fits[0].losses)
+        title = f"Final MSE after {steps} steps: median of {seeds} seeds, bars min–max"
     finish(
         ax,
         title=title,
-        xlabel="width ratio m/h (intermediate_size / hidden_size)",
+        xlabel="width ratio m/h (weights 2·h·m)",
         ylabel="final MSE (log scale)",
         legend=True,
+    )
+    return fig
+
+
+def plot_parameter_control(
+    control: ParameterControl,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Final MSE per seed at equal weights: one wide hidden layer (○) against several narrow ones
+    (■) per activation, medians as bars, and the wide shape without an activation as a line."""
+    fig, ax = axes_or_new(ax, (6.4, 4.2))
+    acts = list(control.wide)
+    wide_shape = control.wide[acts[0]].widths
+    deep_shape = control.deep[acts[0]].widths
+    for i, act in enumerate(acts):
+        color = series_style(act)["color"]
+        for offset, runs, filled in (
+            (-0.17, control.wide[act], False),
+            (0.17, control.deep[act], True),
+        ):
+            x = i + offset
+            ax.scatter(
+                [x] * len(runs.fits),
+                runs.final_losses,
+                s=26,
+                marker="s" if filled else "o",
+                facecolors=color if filled else "none",
+                edgecolors=color,
+                linewidths=1.2,
+                zorder=3,
+            )
+            ax.plot([x - 0.12, x + 0.12], [runs.median_loss] * 2, color=color, linewidth=2.0)
+    ax.axhline(control.linear.median_loss, color="0.4", linestyle="--", linewidth=1.0)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(acts)), [activation_label(a) for a in acts])
+    ax.set_xlim(-0.6, len(acts) - 0.4)
+    handles = [
+        Line2D([], [], marker="o", color="0.2", markerfacecolor="none", linestyle="none"),
+        Line2D([], [], marker="s", color="0.2", linestyle="none"),
+        Line2D([], [], color="0.4", linestyle="--"),
+    ]
+    labels = [
+        f"one hidden layer of {wide_shape[1]} units",
+        f"{len(deep_shape) - 2} hidden layers of {deep_shape[1]} units",
+        f"one layer of {wide_shape[1]}, no activation (linear)",
+    ]
+    if title is None:
+        title = f"{control.parameters:,} weights each: dots are seeds, bars are medians"
+    finish(ax, title=title, xlabel="activation", ylabel="final MSE (log scale)")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * 3)  # room above the linear line
+    ax.legend(
+        handles, labels, fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(0, 0.86)
     )
     return fig
 
@@ -154,9 +266,10 @@ def plot_width_sweep(
 def plot_hidden_sparsity(
     stats: Mapping[str, SparsityStats],
     axes: Sequence[Axes] = (),
-    title: str = "ReLU zeroes over half the entries; GELU, SiLU mostly leave small values",
+    title: str | None = None,
 ) -> Figure:
-    """Left: fraction of hidden entries exactly 0 and near 0 per activation. Right: histograms."""
+    """Left: per activation, the share of hidden entries exactly 0 (solid) and below tol·rms
+    (hatched), in the activation's colour. Right: histograms of the hidden values."""
     if not stats:
         raise ValueError("plot_hidden_sparsity needs at least one activation's stats")
     if axes:
@@ -165,25 +278,36 @@ def plot_hidden_sparsity(
     else:
         fig, (left, right) = new_figure(1, 2, panel_size=(5.0, 3.6))
     names = list(stats)
-    xs = range(len(names))
     tol = next(iter(stats.values())).tol
-    left.bar(
-        [x - 0.2 for x in xs],
-        [stats[n].exact_zero for n in names],
-        width=0.4,
-        color=MLP_COLOR,
-        label="exactly 0",
-    )
-    left.bar(
-        [x + 0.2 for x in xs],
-        [stats[n].near_zero for n in names],
-        width=0.4,
-        color=PALETTE[0],
-        label=f"|a| < {tol:g}·rms",
-    )
-    left.set_xticks(list(xs), [activation_label(n) for n in names])
+    for x, name in enumerate(names):
+        color = series_style(name)["color"]
+        left.bar(x - 0.2, stats[name].exact_zero, width=0.38, color=color)
+        left.bar(
+            x + 0.2,
+            stats[name].near_zero,
+            width=0.38,
+            facecolor="white",
+            edgecolor=color,
+            hatch="///",
+            linewidth=1.0,
+        )
+    left.set_xticks(list(range(len(names))), [activation_label(n) for n in names])
     left.set_ylim(0, 1)
-    finish(left, title=title, xlabel="activation", ylabel="fraction of hidden entries", legend=True)
+    left.legend(
+        handles=[
+            Line2D([], [], color="0.3", linewidth=6),
+            Line2D([], [], color="0.3", linewidth=0, marker="s", markerfacecolor="white"),
+        ],
+        labels=["exactly 0 (solid)", f"|a| < {tol:g}·rms (hatched)"],
+        fontsize=8,
+        frameon=False,
+    )
+    finish(
+        left,
+        title=title or f"Hidden entries exactly 0 and below {tol:g}·rms, per activation",
+        xlabel="activation",
+        ylabel="fraction of hidden entries",
+    )
     for name in names:
         values = stats[name].values
         rms = float(values.pow(2).mean().sqrt())
@@ -259,7 +383,7 @@ def plot_width_dashboard(
     )
     ax_loss.legend(fontsize=8, frameon=False, loc="upper right")
     fig.suptitle(
-        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}: "
+        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}, seed {fit.seed}: "
         f"m = {fit.intermediate_size} hidden units, "
         f"2·h·m = {fit.parameters:,} parameters",
         fontsize=11,
