@@ -46,7 +46,7 @@ def perturb_one_position_widget() -> InteractivePlot:
         )
         return fig, html
 
-    slider = widgets.IntSlider(value=2, min=0, max=seq_len - 1, description="perturb j")
+    slider = widgets.IntSlider(value=2, min=0, max=seq_len - 1, description="nudge j")
     return InteractivePlot(
         {"position": slider}, draw, title="Which outputs move when one token changes?"
     )
