@@ -92,6 +92,7 @@ def plot_gate_distribution(
             label="trained",
         )
         ax.set_yscale("log")
+        ax.minorticks_off()  # log axes draw dozens of unlabelled minor ticks; slow and not needed
         finish(
             ax,
             title=(titles or {}).get(name, name),
@@ -172,6 +173,7 @@ def plot_equal_budget(
         )
     for ax in (curves, seeds_ax):
         ax.set_yscale("log")
+        ax.minorticks_off()
     seeds_ax.set_xticks(range(len(together)), together, rotation=35, ha="right", fontsize=8)
     params = result.parameters[result.names[0]]
     finish(
@@ -201,6 +203,7 @@ def plot_equal_budget(
                     label=name if seed_index == 0 else None,
                 )
         alone_ax.set_yscale("log")
+        alone_ax.minorticks_off()
         worst = max(max(result.final_loss[name]) for name in alone)
         bound = 10.0 ** (math.floor(math.log10(worst)) + 1) if worst > 0 else 0.0
         ends = f"ends below {bound:.0e}" if worst > 0 else "ends at 0"
