@@ -69,7 +69,7 @@ class Setup:
     multiplier_range: tuple[float, float, float] = (0.5, 2.0, 0.05)
     timing_hidden: int = 512
     timing_widths: tuple[int, ...] = (1365, 1408)
-    timing_tokens: int = 128
+    timing_tokens: int = 64
     timing_repeats: int = 5
     compare_hidden: int = 768
 
