@@ -1,0 +1,306 @@
+"""Lesson 08's pictures: the three models per kind, learning curves, knockouts, patching, units.
+
+Each function draws results computed in ``lessons/l08_memory.py``; none of them trains anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from ..lessons.l08_memory import MODEL_NAMES, KeyValueReading, PatchingResult, UnitSummary
+from .style import ATTENTION_COLOR, MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
+
+__all__ = [
+    "model_color",
+    "plot_hit_rates",
+    "plot_knockout",
+    "plot_learning_curves",
+    "plot_model_comparison",
+    "plot_patching",
+    "plot_patching_panels",
+    "plot_unit",
+]
+
+#: One colour per model, the same in every picture of the lesson: attention-only and MLP-only
+#: take the colours the course gives attention and the MLP; the full model has both, in green.
+_MODEL_COLORS = {"full": PALETTE[2], "attention-only": ATTENTION_COLOR, "MLP-only": MLP_COLOR}
+_GREY = "#7F7F7F"
+
+
+def model_color(label: str) -> str:
+    """The colour of the model a label starts with (``"attention-only, 400 steps"`` → blue)."""
+    for name in sorted(MODEL_NAMES, key=len, reverse=True):
+        if label.startswith(name):
+            return _MODEL_COLORS[name]
+    raise ValueError(f"label {label!r} names none of the models: {', '.join(MODEL_NAMES)}")
+
+
+def _check_table(table: Mapping[str, Mapping[str, Sequence[float]]], what: str) -> list[str]:
+    if not table:
+        raise ValueError(f"{what} is empty")
+    kinds = list(next(iter(table.values())))
+    for name, per_kind in table.items():
+        if list(per_kind) != kinds or any(len(v) == 0 for v in per_kind.values()):
+            raise ValueError(f"{what}[{name!r}] must give values for the kinds {kinds}")
+    return kinds
+
+
+def _grouped(
+    ax: Axes,
+    table: Mapping[str, Mapping[str, Sequence[float]]],
+    kinds: list[str],
+    styles: Mapping[str, Mapping[str, object]],
+) -> None:
+    """Bars (mean) with one dot per seed, grouped by kind; one bar per entry of ``table``."""
+    n = len(table)
+    width = 0.8 / n
+    for i, (label, per_kind) in enumerate(table.items()):
+        style = styles[label]
+        for k, kind in enumerate(kinds):
+            values = list(per_kind[kind])
+            x = k - 0.4 + width * (i + 0.5)
+            mean = sum(values) / len(values)
+            ax.bar(
+                x,
+                mean,
+                width * 0.9,
+                color=style["color"],
+                alpha=0.35,
+                hatch=style.get("hatch"),
+                edgecolor=style["color"],
+                label=label if k == 0 else None,
+            )
+            offsets = [(j - (len(values) - 1) / 2) * width * 0.18 for j in range(len(values))]
+            ax.scatter([x + o for o in offsets], values, s=14, color=style["color"], zorder=3)
+    ax.set_xticks(range(len(kinds)), kinds)
+    ax.set_ylim(0, 1.32)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+
+
+def plot_model_comparison(
+    table: Mapping[str, Mapping[str, Sequence[float]]],
+    floors: Mapping[str, float] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Held-out accuracy per kind for each model: a bar at the mean, a dot per seed.
+
+    ``table``: ``{model: {kind: [accuracy per seed]}}`` (``l08.accuracy_table``); ``floors``:
+    ``{kind: accuracy}`` drawn as a dashed grey line (the best guess without the context).
+    """
+    fig, ax = axes_or_new(ax, (6.4, 3.6))
+    kinds = _check_table(table, "table")
+    styles = {name: {"color": model_color(name)} for name in table}
+    _grouped(ax, table, kinds, styles)
+    for k, kind in enumerate(kinds):
+        if floors and kind in floors:
+            ax.hlines(
+                floors[kind],
+                k - 0.45,
+                k + 0.45,
+                colors=_GREY,
+                linestyles="--",
+                label="floor without context" if k == 0 else None,
+            )
+    seeds = len(next(iter(next(iter(table.values())).values())))
+    finish(
+        ax,
+        title=title or f"Held-out accuracy per kind ({seeds} seed{'s' if seeds > 1 else ''})",
+        ylabel="accuracy",
+    )
+    ax.legend(fontsize=8, frameon=False, ncol=4, loc="upper center")
+    return fig
+
+
+def plot_learning_curves(
+    curves: Mapping[str, Sequence[tuple[Sequence[int], Sequence[float]]]],
+    kind: str,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Accuracy on each new training batch against the step, one line per run.
+
+    ``curves``: ``{label: [(steps, accuracy) per seed]}`` (``l08.learning_curve``); a label
+    starts with the model's name, which picks the colour; every label after a model's first
+    is dashed (e.g. ``"attention-only, 400 steps"``).
+    """
+    fig, ax = axes_or_new(ax, (6.0, 3.6))
+    if not curves:
+        raise ValueError("curves is empty")
+    seen: set[str] = set()
+    for label, runs in curves.items():
+        color = model_color(label)
+        dashed = color in seen
+        seen.add(color)
+        for i, (steps, values) in enumerate(runs):
+            ax.plot(
+                steps,
+                values,
+                color=color,
+                linestyle="--" if dashed else "-",
+                linewidth=1.4,
+                alpha=0.85,
+                label=label if i == 0 else None,
+            )
+    finish(
+        ax,
+        title=title or f"{kind}: accuracy on each new batch while training",
+        xlabel="training step",
+        ylabel=f"{kind} accuracy",
+    )
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    return fig
+
+
+def plot_knockout(
+    table: Mapping[str, Mapping[str, Sequence[float]]],
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Accuracy per kind with sublayers knocked out (消融): a bar at the mean, a dot per seed.
+
+    ``table``: ``{knockout label: {kind: [accuracy per seed]}}``; labels starting with
+    ``"MLP"`` are drawn in the MLP's colour, ``"attention"`` in attention's, others in grey.
+    """
+    fig, ax = axes_or_new(ax, (6.8, 3.6))
+    kinds = _check_table(table, "table")
+    hatches = ["", "//", "xx", ".."]
+    styles, used = {}, {"MLP": 0, "attention": 0, "": 0}
+    for label in table:
+        family = next((f for f in ("MLP", "attention") if label.startswith(f)), "")
+        color = {"MLP": MLP_COLOR, "attention": ATTENTION_COLOR, "": _GREY}[family]
+        styles[label] = {"color": color, "hatch": hatches[used[family] % len(hatches)]}
+        used[family] += 1
+    _grouped(ax, table, kinds, styles)
+    finish(ax, title=title or "Accuracy with one sublayer zeroed", ylabel="accuracy")
+    ax.legend(fontsize=7, frameon=False, ncol=3, loc="upper center")
+    return fig
+
+
+def plot_patching(
+    results: Sequence[PatchingResult], ax: Axes | None = None, title: str | None = None
+) -> Figure:
+    """Share of p(answer) restored by each patch, at the subject and at the last position.
+
+    ``results``: one ``PatchingResult`` per seed, all of one kind. Bars: mean over seeds; dots:
+    each seed. Groups: each layer's MLP alone, then every layer's at the last position.
+    """
+    fig, ax = axes_or_new(ax, (5.2, 3.6))
+    if not results or len({r.kind for r in results}) != 1:
+        raise ValueError("results must hold at least one PatchingResult, all of one kind")
+    layers = sorted({k for k, _ in results[0].patched if k != "all"})
+    groups = [(f"layer {i} MLP", i) for i in layers] + [("all MLPs", "all")]
+    for g, (_, layer) in enumerate(groups):
+        for w, (where, style) in enumerate(
+            (("subject", {"color": _GREY, "hatch": "//"}), ("last", {"color": MLP_COLOR}))
+        ):
+            if (layer, where) not in results[0].patched:
+                continue
+            values = [r.restored(layer, where) for r in results]
+            x = g - 0.2 + 0.4 * w
+            label = "at the subject" if where == "subject" else "at the last (relation) position"
+            ax.bar(
+                x,
+                sum(values) / len(values),
+                0.36,
+                alpha=0.35,
+                edgecolor=style["color"],
+                label=label if g == 0 else None,
+                **style,
+            )
+            offsets = [(j - (len(values) - 1) / 2) * 0.06 for j in range(len(values))]
+            ax.scatter([x + o for o in offsets], values, s=14, color=style["color"], zorder=3)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(groups)), [name for name, _ in groups])
+    ax.set_ylim(min(-0.05, ax.get_ylim()[0]), 1.25)
+    kind = results[0].kind
+    finish(
+        ax,
+        title=title or f"{kind}: share of the answer's probability restored",
+        ylabel="(p − p_corrupt) / (p_clean − p_corrupt)",
+    )
+    ax.legend(fontsize=8, frameon=False, loc="upper left")
+    return fig
+
+
+def plot_patching_panels(
+    results: Mapping[str, Sequence[PatchingResult]], title: str | None = None
+) -> Figure:
+    """``plot_patching`` side by side, one panel per kind: ``{kind: [PatchingResult per seed]}``.
+
+    ``title`` (optional) goes above both panels.
+    """
+    if not results:
+        raise ValueError("results is empty")
+    fig, axes = new_figure(1, len(results), panel_size=(5.0, 3.6))
+    for ax, (kind, per_seed) in zip(axes, results.items(), strict=True):
+        if any(r.kind != kind for r in per_seed):
+            raise ValueError(f"results[{kind!r}] holds results of another kind")
+        plot_patching(per_seed, ax=ax, title=f"{kind}: share of p(answer) restored")
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_unit(summary: UnitSummary, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """The tokens one unit's value vector promotes most, as horizontal bars (largest on top)."""
+    fig, ax = axes_or_new(ax, (4.2, 3.4))
+    if not summary.promoted:
+        raise ValueError("the summary lists no promoted tokens")
+    names = [name for name, _ in summary.promoted][::-1]
+    values = [value for _, value in summary.promoted][::-1]
+    ax.barh(range(len(values)), values, color=MLP_COLOR, alpha=0.8)
+    ax.set_yticks(range(len(values)), names)
+    sign = "+" if summary.sign > 0 else "−"
+    finish(
+        ax,
+        title=title or f"layer {summary.layer}, unit {summary.unit}: what its value promotes",
+        xlabel=f"logit change per unit of |a| (a {sign})",
+    )
+    return fig
+
+
+def plot_hit_rates(
+    readings: Sequence[KeyValueReading], ax: Axes | None = None, title: str | None = None
+) -> Figure:
+    """Per layer, how many units' top contexts have the answer the unit's value promotes.
+
+    Step histograms of ``hit_rate`` (solid) and of ``control_hit_rate`` (dashed: the same
+    contexts scored against another unit's value), one colour per layer.
+    """
+    fig, ax = axes_or_new(ax, (5.6, 3.6))
+    if not readings:
+        raise ValueError("readings is empty")
+    bins = [i / 20 for i in range(21)]
+    for i, reading in enumerate(readings):
+        color = (MLP_COLOR, PALETTE[3], PALETTE[6])[i % 3]  # one per layer, apart in grey too
+        ax.hist(
+            reading.hit_rate.tolist(),
+            bins=bins,
+            histtype="step",
+            color=color,
+            linewidth=1.6,
+            label=f"layer {reading.layer}: own value",
+        )
+        ax.hist(
+            reading.control_hit_rate.tolist(),
+            bins=bins,
+            histtype="step",
+            color=color,
+            linestyle="--",
+            linewidth=1.2,
+            label=f"layer {reading.layer}: another unit's",
+        )
+    k = readings[0].k
+    finish(
+        ax,
+        title=title or f"Units whose top {k} contexts answer what they promote",
+        xlabel=f"share of the unit's top {k} contexts whose answer its value promotes most",
+        ylabel="units",
+    )
+    ax.legend(fontsize=8, frameon=False)
+    return fig

@@ -1,0 +1,112 @@
+"""Lesson 08's widget: read one MLP unit as key and value, and knock out a layer's MLP.
+
+Building it trains (or, after the lesson, fetches from ``train_model``'s cache) the full model of
+the first seed and reads both layers once; a redraw only looks results up and draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import ipywidgets as widgets
+
+from ..lessons.l08_memory import (
+    SETUP,
+    KeyValueReading,
+    fact_task,
+    key_value_reading,
+    knockout_accuracies,
+    make_corpus,
+    train_model,
+    unit_summary,
+)
+from ..plots.l08_memory import plot_knockout, plot_unit
+from ..plots.style import fixed_layout, new_figure
+from .base import DrawResult, InteractivePlot, register_widget, require_choice, require_int_in
+
+__all__ = [
+    "KNOCKOUTS",
+    "draw_memory",
+    "memory_explorer",
+]
+
+#: The widget's knockout choices: label → the MLPs zeroed.
+KNOCKOUTS: dict[str, list[tuple[str, int]]] = {
+    "none": [],
+    "MLP 0": [("mlp", 0)],
+    "MLP 1": [("mlp", 1)],
+    "MLP 0 and 1": [("mlp", 0), ("mlp", 1)],
+}
+
+
+@dataclass(frozen=True)
+class _State:
+    readings: tuple[KeyValueReading, ...]
+    accuracy: dict[str, dict[str, float]]
+    names: list[str]
+    seed: int
+
+
+@lru_cache(maxsize=1)
+def _state() -> _State:
+    """The full model of ``SETUP.seeds[0]`` (``train_model``'s cache), read once."""
+    s = SETUP
+    seed = s.seeds[0]
+    run = train_model("full", seed)
+    task = fact_task(s)
+    held_out = make_corpus(task, s.eval_size, s.eval_seed)
+    layers = range(len(run.model.model.layers))
+    readings = tuple(key_value_reading(run.model, task, held_out, i, s.top_k) for i in layers)
+    accuracy = knockout_accuracies(run.model, held_out, KNOCKOUTS)
+    return _State(readings, accuracy, task.token_names(), seed)
+
+
+def draw_memory(layer: int, unit: int, knockout: str) -> DrawResult:
+    """Unit ``unit`` of layer ``layer``: its promoted tokens; accuracy with ``knockout`` applied."""
+    state = _state()
+    require_int_in("layer", layer, 0, len(state.readings) - 1)
+    reading = state.readings[layer]
+    require_int_in("unit", unit, 0, reading.coefficients.shape[1] - 1)
+    require_choice("knockout", knockout, list(KNOCKOUTS))
+    summary = unit_summary(reading, unit, state.names, n_contexts=6, n_tokens=6)
+    fig, (left, right) = new_figure(1, 2, panel_size=(3.9, 3.0))
+    plot_unit(summary, ax=left, title=f"layer {layer}, unit {unit}: value promotes")
+    shown = {"intact": state.accuracy["none"]}
+    if knockout != "none":
+        shown[f"{knockout} zeroed"] = state.accuracy[knockout]
+    table = {label: {k: [v] for k, v in acc.items()} for label, acc in shown.items()}
+    plot_knockout(table, ax=right, title="held-out accuracy per kind")
+    fixed_layout(fig, left=0.1, right=0.98, bottom=0.17, top=0.88, gap=0.12)
+    contexts = "; ".join(f"{p} {t} → {a} ({v:+.1f})" for p, t, a, v in summary.contexts)
+    accuracy = ", ".join(f"{k} {v:.3f}" for k, v in state.accuracy[knockout].items())
+    html = (
+        f"Full model, seed {state.seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
+        f"(previous token, token → answer (a)): {contexts}. "
+        f"{summary.hit_rate:.0%} of its top {reading.k} contexts have the answer its value "
+        f"promotes most ({summary.promoted[0][0]}).<br>"
+        f"Knockout <b>{knockout}</b>: {accuracy}"
+    )
+    return fig, html
+
+
+@register_widget("mlp_memory", lesson="08")
+def memory_explorer() -> InteractivePlot:
+    """Layer and unit → the unit's top contexts and promoted tokens; a knockout → accuracy."""
+    state = _state()
+    last = state.readings[-1]
+    best = int(last.hit_rate.argmax())  # the clearest key-value unit of the last layer
+    controls = {
+        "layer": widgets.Dropdown(
+            options=list(range(len(state.readings))), value=last.layer, description="layer"
+        ),
+        "unit": widgets.IntSlider(
+            value=best,
+            min=0,
+            max=last.coefficients.shape[1] - 1,
+            description="unit",
+            continuous_update=False,
+        ),
+        "knockout": widgets.Dropdown(options=list(KNOCKOUTS), value="none", description="zero"),
+    }
+    return InteractivePlot(controls, draw_memory, title="One MLP unit as key and value")

@@ -1,0 +1,445 @@
+"""Lesson 08's machinery: the corpus, the three models, training, the analyses, plots, widget.
+
+Most tests use ``TINY``, a task and models small enough to train in a fraction of a second; only
+the parameter counts and the widget use the lesson's own ``SETUP``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import torch
+from matplotlib.figure import Figure
+
+import minimind_lab as ml
+from minimind_lab.lessons import l08
+from minimind_lab.widgets import WIDGET_REGISTRY
+
+TINY = l08.Setup(
+    n_subjects=4, n_relations=3, n_attributes=4, n_noise=4, n_fill=1, hidden_size=16,
+    intermediate_size=48, num_attention_heads=2, num_key_value_heads=1,
+    attention_only_hidden_size=32, mlp_only_intermediate_size=64, steps=6, long_steps=8,
+    batch_size=8, eval_size=60, seeds=(0, 1), top_k=5,
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tiny_task() -> l08.FactTask:
+    return l08.fact_task(TINY)
+
+
+@pytest.fixture(scope="module")
+def tiny_corpus(tiny_task: l08.FactTask) -> l08.Corpus:
+    return l08.make_corpus(tiny_task, 200, seed=3)
+
+
+@pytest.fixture(scope="module")
+def tiny_run() -> l08.TrainedModel:
+    return l08.train_model("full", 0, setup=TINY)
+
+
+# --- setup and corpus ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"n_relations": 1}, "n_relations must be at least 2"),
+        ({"lr": 0.0}, "lr must be a finite number > 0"),
+        ({"lr": float("nan")}, "lr must be a finite number > 0"),
+        ({"seeds": ()}, "seeds must be a non-empty tuple"),
+        ({"seeds": [0, 1]}, "seeds must be a non-empty tuple"),
+        ({"steps": 0}, "steps must be a positive integer"),
+        ({"intermediate_size": 2.5}, "intermediate_size must be a positive integer"),
+        ({"n_fill": -1}, "n_fill must be a non-negative integer"),
+    ],
+)
+def test_setup_refuses_bad_values(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(TINY, **change)
+
+
+def test_vocabulary_layout(tiny_task: l08.FactTask) -> None:
+    names = tiny_task.token_names()
+    assert len(names) == tiny_task.vocab_size == 3 + 4 + 3 + 4 + 4
+    assert names[: tiny_task.subject0 + 1] == ["<bos>", "M", "it", "s0"]
+    assert names[tiny_task.relation0] == "r0" and names[tiny_task.attribute0] == "a0"
+    assert names[tiny_task.noise0] == "n0" and names[-1] == "n3"
+    assert tiny_task.facts.shape == (4, 3) and tiny_task.n_facts == 12
+    again = l08.fact_task(TINY)
+    assert torch.equal(again.facts, tiny_task.facts)  # the table depends on fact_seed only
+    other = l08.fact_task(dataclasses.replace(TINY, fact_seed=1))
+    assert not torch.equal(other.facts, tiny_task.facts)
+
+
+def test_every_sequence_asks_each_kind_once_as_labelled(
+    tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    ids, kinds = tiny_corpus.ids, tiny_corpus.kinds
+    n = len(tiny_corpus)
+    assert ids.shape == kinds.shape == (n, tiny_task.seq_len)
+    assert (ids[:, 0] == tiny_task.BOS).all() and (ids[:, 1:] != tiny_task.BOS).all()
+    rows = torch.arange(n)
+    at = {}
+    for code, kind in enumerate(l08.KINDS):
+        assert ((kinds == code).sum(1) == 1).all(), kind
+        at[kind] = (kinds == code).float().argmax(1)
+    assert ((kinds >= 0).sum(1) == 3).all()
+    subject_at = tiny_task.is_subject(ids).float().argmax(1)
+    assert (tiny_task.is_subject(ids).sum(1) == 1).all()
+    # recall: the subject right before the relation; the answer is their fact
+    assert (subject_at == at["recall"] - 1).all()
+    recall_answer = tiny_task.answer(ids[rows, subject_at], ids[rows, at["recall"]])
+    assert torch.equal(ids[rows, at["recall"] + 1], recall_answer)
+    # copy: two markers; the graded one is the second, and the answer follows the first too
+    assert ((ids == tiny_task.MARK).sum(1) == 2).all()
+    first = (ids == tiny_task.MARK).float().argmax(1)
+    assert (at["copy"] > first).all() and (ids[rows, at["copy"]] == tiny_task.MARK).all()
+    assert torch.equal(ids[rows, at["copy"] + 1], ids[rows, first + 1])
+    # fetch: "it" then another relation, after the subject; the answer is the subject's fact
+    assert (ids[rows, at["fetch"] - 1] == tiny_task.IT).all() and (at["fetch"] > subject_at).all()
+    assert (ids[rows, at["fetch"]] != ids[rows, at["recall"]]).all()
+    fetch_answer = tiny_task.answer(ids[rows, subject_at], ids[rows, at["fetch"]])
+    assert torch.equal(ids[rows, at["fetch"] + 1], fetch_answer)
+
+
+def test_corpus_is_seeded_and_leaves_the_global_rng_alone(tiny_task: l08.FactTask) -> None:
+    torch.manual_seed(11)
+    state = torch.get_rng_state()
+    a, b = l08.make_corpus(tiny_task, 50, seed=5), l08.make_corpus(tiny_task, 50, seed=5)
+    assert torch.equal(a.ids, b.ids) and torch.equal(a.kinds, b.kinds)
+    assert not torch.equal(a.ids, l08.make_corpus(tiny_task, 50, seed=6).ids)
+    assert torch.equal(torch.get_rng_state(), state)
+
+
+def test_corpus_rejects_bad_arguments(tiny_task: l08.FactTask) -> None:
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        l08.make_corpus(tiny_task, 0, seed=0)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        l08.make_corpus(tiny_task, 5, seed=-1)
+    with pytest.raises(ValueError, match=r"ids must be a \(N, T\) tensor"):
+        l08.Corpus(torch.zeros(5, dtype=torch.long), torch.zeros(5, dtype=torch.long))
+    with pytest.raises(ValueError, match="kinds must have the shape of ids"):
+        l08.Corpus(torch.zeros(2, 4, dtype=torch.long), torch.zeros(2, 3, dtype=torch.long))
+    with pytest.raises(ValueError, match="kinds must be -1 or a code below 3"):
+        l08.Corpus(torch.zeros(2, 4, dtype=torch.long), torch.full((2, 4), 3))
+
+
+def test_sequence_table_reads_one_row(tiny_task: l08.FactTask, tiny_corpus: l08.Corpus) -> None:
+    table = l08.sequence_table(tiny_task, tiny_corpus, row=2)
+    names = tiny_task.token_names()
+    assert [t[1] for t in table] == [names[i] for i in tiny_corpus.ids[2].tolist()]
+    assert [t[2] for t in table[:-1]] == [t[1] for t in table[1:]] and table[-1][2] == ""
+    assert sorted(t[3] for t in table if t[3]) == sorted(l08.KINDS)
+    with pytest.raises(ValueError, match="row must be below 200"):
+        l08.sequence_table(tiny_task, tiny_corpus, row=200)
+
+
+def test_relation_only_accuracy_is_the_best_guess_without_the_subject(
+    tiny_task: l08.FactTask,
+) -> None:
+    facts = tiny_task.facts
+    best = 0
+    for r in range(facts.shape[1]):
+        column = facts[:, r].tolist()
+        best += max(column.count(a) for a in range(tiny_task.n_attributes))
+    assert l08.relation_only_accuracy(tiny_task) == best / facts.numel()
+    assert l08.relation_only_accuracy(l08.fact_task()) == pytest.approx(0.1484, abs=1e-4)
+
+
+# --- models --------------------------------------------------------------------------------------
+
+
+def test_the_lessons_three_models_have_equal_non_embedding_parameters() -> None:
+    task = l08.fact_task()
+    counts = {}
+    for name in l08.MODEL_NAMES:
+        model = l08.build_model(name, 0, task)
+        total, inner = l08.parameter_counts(model)
+        assert total - inner == model.model.embed_tokens.weight.numel()
+        counts[name] = inner
+    assert counts == {"full": 98_624, "attention-only": 98_688, "MLP-only": 98_496}
+    full = l08.build_model("full", 0, task)
+    assert full.config.intermediate_size == 192 and full.config.version == "minimind2"
+    assert l08.build_model("attention-only", 0, task).model.layers[0].mlp is None
+    assert l08.build_model("MLP-only", 0, task).model.layers[0].self_attn is None
+
+
+def test_build_model_is_seeded_and_leaves_the_global_rng_alone(tiny_task: l08.FactTask) -> None:
+    torch.manual_seed(123)
+    state = torch.get_rng_state()
+    a = l08.build_model("full", 4, tiny_task, TINY)
+    b = l08.build_model("full", 4, tiny_task, TINY)
+    assert torch.equal(torch.get_rng_state(), state)
+    assert all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters(), strict=True))
+    with pytest.raises(ValueError, match="unknown model 'mlp-only'"):
+        l08.model_config("mlp-only", tiny_task, TINY)
+    with pytest.raises(ValueError, match="expected a MiniMindForCausalLM"):
+        l08.parameter_counts(torch.nn.Linear(2, 2))
+
+
+# --- training ------------------------------------------------------------------------------------
+
+
+def test_train_model_trains_once_hands_out_copies_and_restores_rng_and_threads() -> None:
+    setup = dataclasses.replace(TINY, fact_seed=7)  # a cache entry of its own
+    torch.manual_seed(5)
+    state, threads = torch.get_rng_state(), torch.get_num_threads()
+    before = l08.training_run_count()
+    first = l08.train_model("attention-only", 1, setup=setup)
+    assert l08.training_run_count() == before + 1
+    assert torch.equal(torch.get_rng_state(), state) and torch.get_num_threads() == threads
+    second = l08.train_model("attention-only", 1, setup=setup)
+    assert l08.training_run_count() == before + 1  # a cache hit
+    assert second.model is not first.model and second.accuracy == first.accuracy
+    with torch.no_grad():
+        first.model.lm_head.weight.zero_()
+    third = l08.train_model("attention-only", 1, setup=setup)
+    assert third.model.lm_head.weight.abs().sum() > 0  # the cache kept its own model
+    assert len(first.log.losses) == setup.steps and set(first.accuracy) == set(l08.KINDS)
+    assert all(len(v) == setup.steps for v in first.log.batch_accuracy.values())
+    longer = l08.train_model("attention-only", 1, steps=setup.long_steps, setup=setup)
+    assert len(longer.log.losses) == setup.long_steps and l08.training_run_count() == before + 2
+
+
+def test_training_lowers_the_loss_on_the_answers(tiny_run: l08.TrainedModel) -> None:
+    longer = l08.train_model("full", 0, steps=60, setup=TINY)
+    assert longer.log.losses[-1] < 0.5 * longer.log.losses[0]
+    assert all(0.0 <= v <= 1.0 for v in tiny_run.accuracy.values())
+    assert not tiny_run.model.training  # handed back in eval mode
+
+
+def test_train_model_and_train_on_answers_refuse_bad_input(tiny_task: l08.FactTask) -> None:
+    with pytest.raises(ValueError, match="unknown model 'tiny'"):
+        l08.train_model("tiny", 0, setup=TINY)
+    with pytest.raises(ValueError, match="steps must be a positive integer"):
+        l08.train_model("full", 0, steps=0, setup=TINY)
+    with pytest.raises(ValueError, match="setup must be an l08.Setup"):
+        l08.train_model("full", 0, setup={"steps": 3})
+    model = l08.build_model("full", 0, tiny_task, TINY)
+    corpus = l08.make_corpus(tiny_task, 10, seed=0)
+    with pytest.raises(ValueError, match="corpus has 10 sequences; 3·4 needed"):
+        l08.train_on_answers(model, corpus, steps=3, batch_size=4, lr=1e-3)
+
+
+def test_learning_curve_averages_blocks_of_steps(tiny_run: l08.TrainedModel) -> None:
+    steps, values = l08.learning_curve(tiny_run.log, "recall", window=2)
+    raw = tiny_run.log.batch_accuracy["recall"]
+    assert steps == [2, 4, 6]
+    assert values == pytest.approx([(raw[0] + raw[1]) / 2, (raw[2] + raw[3]) / 2, sum(raw[4:]) / 2])
+    with pytest.raises(ValueError, match="unknown kind 'copies'"):
+        l08.learning_curve(tiny_run.log, "copies")
+
+
+def test_accuracy_table_and_spread(tiny_run: l08.TrainedModel) -> None:
+    other = l08.train_model("full", 1, setup=TINY)
+    table = l08.accuracy_table([tiny_run, other])
+    assert table["full"]["copy"] == [tiny_run.accuracy["copy"], other.accuracy["copy"]]
+    assert l08.spread([0.2, 0.4, 0.9]) == pytest.approx((0.5, 0.2, 0.9))
+    with pytest.raises(ValueError, match="at least one"):
+        l08.accuracy_table([])
+    with pytest.raises(ValueError, match="at least one"):
+        l08.spread([])
+
+
+def test_accuracy_per_kind_counts_the_graded_positions(
+    tiny_run: l08.TrainedModel, tiny_corpus: l08.Corpus
+) -> None:
+    model = tiny_run.model
+    with torch.no_grad():
+        prediction = model(tiny_corpus.ids[:, :-1]).argmax(-1)
+    kinds, targets = tiny_corpus.kinds[:, :-1], tiny_corpus.ids[:, 1:]
+    expected = {
+        k: (prediction[kinds == c] == targets[kinds == c]).float().mean().item()
+        for c, k in enumerate(l08.KINDS)
+    }
+    assert l08.accuracy_per_kind(model, tiny_corpus) == pytest.approx(expected)
+    no_copy = l08.Corpus(tiny_corpus.ids, tiny_corpus.kinds.masked_fill(tiny_corpus.kinds == 1, -1))
+    with pytest.raises(ValueError, match="no graded position of kind 'copy'"):
+        l08.accuracy_per_kind(model, no_copy)
+
+
+# --- knockouts and patching ----------------------------------------------------------------------
+
+
+def test_zeroing_every_mlp_is_the_same_model_without_mlps(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    model = tiny_run.model
+    config = l08.model_config("full", tiny_task, TINY).derive(use_mlp=False)
+    bare = ml.MiniMindForCausalLM(config).eval()
+    bare.load_state_dict(model.state_dict(), strict=False)  # the MLP weights have no place
+    ids = tiny_corpus.ids[:, :-1]
+    both = {("mlp", 0): torch.zeros_like, ("mlp", 1): torch.zeros_like}
+    with torch.no_grad(), l08.replaced_outputs(model, both):
+        zeroed = model(ids)
+    with torch.no_grad():
+        torch.testing.assert_close(zeroed, bare(ids))
+        intact = model(ids)
+    assert not torch.allclose(intact, zeroed)
+    assert all(not m._forward_hooks for m in model.modules())  # the hooks came off
+    table = l08.knockout_accuracies(model, tiny_corpus, {"none": [], "both": list(both)})
+    assert table["none"] == l08.accuracy_per_kind(model, tiny_corpus)
+    assert set(table) == {"none", "both"}
+
+
+def test_replaced_outputs_removes_its_hooks_on_error_and_refuses_bad_targets(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask
+) -> None:
+    model = tiny_run.model
+    with pytest.raises(RuntimeError, match="boom"):
+        with l08.replaced_outputs(model, {("self_attn", 1): torch.zeros_like}):
+            raise RuntimeError("boom")
+    assert all(not m._forward_hooks for m in model.modules())
+    with pytest.raises(ValueError, match="sublayer must be 'mlp' or 'self_attn'"):
+        with l08.replaced_outputs(model, {("attention", 0): torch.zeros_like}):
+            pass
+    with pytest.raises(ValueError, match="layer must be an integer from 0 to 1, got 2"):
+        with l08.replaced_outputs(model, {("mlp", 2): torch.zeros_like}):
+            pass
+    no_mlp = l08.build_model("attention-only", 0, tiny_task, TINY)
+    with pytest.raises(ValueError, match="layer 0 of this model has no mlp"):
+        with l08.replaced_outputs(no_mlp, {("mlp", 0): torch.zeros_like}):
+            pass
+
+
+def test_activation_patching_measures_what_it_says(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    results = l08.activation_patching(tiny_run.model, tiny_task, tiny_corpus, seed=1)
+    assert set(results) == set(l08.SUBJECT_KINDS)
+    for kind, r in results.items():
+        assert r.kind == kind and 0 < r.n <= len(tiny_corpus)
+        assert set(r.patched) == {(0, "subject"), (0, "last"), (1, "subject"), (1, "last"),
+                                  ("all", "last")}  # fmt: skip
+        # the last layer's MLP at the subject feeds nothing that reaches the answer
+        assert r.patched[1, "subject"] == pytest.approx(r.p_corrupt, abs=1e-7)
+        gap = r.p_clean - r.p_corrupt
+        assert r.restored(0, "last") == pytest.approx((r.patched[0, "last"] - r.p_corrupt) / gap)
+        with pytest.raises(ValueError, match="no patch at"):
+            r.restored(2, "last")
+    assert all(not m._forward_hooks for m in tiny_run.model.modules())
+    no_subject = tiny_corpus.ids.clone()
+    no_subject[tiny_task.is_subject(no_subject)] = tiny_task.noise0
+    with pytest.raises(ValueError, match="exactly one subject"):
+        l08.activation_patching(
+            tiny_run.model, tiny_task, l08.Corpus(no_subject, tiny_corpus.kinds), seed=1
+        )
+
+
+# --- key-value reading ---------------------------------------------------------------------------
+
+
+def test_the_mlp_output_is_a_sum_of_value_vectors(
+    tiny_run: l08.TrainedModel, tiny_corpus: l08.Corpus
+) -> None:
+    model = tiny_run.model
+    ids = tiny_corpus.ids[:20, :-1]
+    for layer in (0, 1):
+        a, out = l08.mlp_coefficients(model, ids, layer)
+        mlp = model.model.layers[layer].mlp
+        assert a.shape == (20, ids.shape[1], 48) and out.shape == (20, ids.shape[1], 16)
+        summed = sum(a[..., j, None] * mlp.down_proj.weight[:, j] for j in range(48))
+        torch.testing.assert_close(out, summed, atol=1e-5, rtol=1e-5)
+        logits = l08.value_logits(model, layer)
+        expected = model.lm_head.weight @ (model.model.norm.weight[:, None] * mlp.down_proj.weight)
+        torch.testing.assert_close(logits, expected.T)
+    with pytest.raises(ValueError, match="layer must be an integer from 0 to 1"):
+        l08.value_logits(model, 5)
+
+
+def test_top_contexts_and_its_checks() -> None:
+    coefficients = torch.tensor([[0.1, -3.0], [2.0, 0.5], [-1.0, 1.0]])
+    rows, values = l08.top_contexts(coefficients, unit=1, k=2)
+    assert rows.tolist() == [0, 2] and values.tolist() == [-3.0, 1.0]
+    assert l08.top_contexts(coefficients, unit=0, k=10)[0].tolist() == [1, 2, 0]
+    with pytest.raises(ValueError, match="unit must be an integer from 0 to 1, got 2"):
+        l08.top_contexts(coefficients, unit=2, k=1)
+    with pytest.raises(ValueError, match=r"coefficients must be \(N, m\)"):
+        l08.top_contexts(coefficients[0], unit=0, k=1)
+
+
+def test_key_value_reading_and_unit_summaries(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    reading = l08.key_value_reading(tiny_run.model, tiny_task, tiny_corpus, layer=1, k=10)
+    n = 2 * len(tiny_corpus)  # one recall and one fetch question per sequence
+    assert reading.coefficients.shape == (n, 48) and reading.answers.shape == (n,)
+    assert reading.favourite.shape == (2, 48) and reading.logits.shape == (48, tiny_task.vocab_size)
+    attributes = range(tiny_task.attribute0, tiny_task.noise0)
+    assert all(int(f) in attributes for f in reading.favourite.flatten())
+    for rates in (reading.hit_rate, reading.control_hit_rate, reading.relation_purity):
+        assert rates.shape == (48,) and ((rates >= 0) & (rates <= 1)).all()
+    assert (reading.answer_purity >= 0.1).all()  # at least one of 10 shares its own answer
+    names = tiny_task.token_names()
+    summary = l08.unit_summary(reading, 3, names, n_contexts=4, n_tokens=5)
+    assert len(summary.contexts) == 4 and len(summary.promoted) == 5 and summary.sign in (1, -1)
+    values = [v for _, v in summary.promoted]
+    assert values == sorted(values, reverse=True)
+    assert summary.promoted[0][1] == pytest.approx(float((summary.sign * reading.logits[3]).max()))
+    generic = l08.read_unit(tiny_run.model, tiny_corpus, 1, 3, names, n_contexts=4, n_tokens=5)
+    assert generic.hit_rate is None and generic.promoted == summary.promoted
+    with pytest.raises(ValueError, match="names must name all"):
+        l08.unit_summary(reading, 3, names[:-1])
+    with pytest.raises(ValueError, match="k=1000 exceeds"):
+        l08.key_value_reading(tiny_run.model, tiny_task, tiny_corpus, layer=0, k=1000)
+
+
+# --- plots ---------------------------------------------------------------------------------------
+
+
+def test_plots_draw_results_and_refuse_empty_ones(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    table = l08.accuracy_table([tiny_run])
+    assert isinstance(l08.plot_model_comparison(table, floors={"recall": 0.3}), Figure)
+    curves = {"full": [l08.learning_curve(tiny_run.log, "recall", window=2)]}
+    curves["full, longer"] = curves["full"]
+    fig = l08.plot_learning_curves(curves, "recall")
+    assert [line.get_linestyle() for line in fig.axes[0].lines] == ["-", "--"]
+    knock = {"none": {k: [1.0] for k in l08.KINDS}, "MLP 0": {k: [0.5] for k in l08.KINDS}}
+    assert isinstance(l08.plot_knockout(knock), Figure)
+    patching = l08.activation_patching(tiny_run.model, tiny_task, tiny_corpus, seed=1)
+    fig = l08.plot_patching_panels({k: [v] for k, v in patching.items()}, title="both")
+    assert len(fig.axes) == 2 and fig.axes[0].get_xticklabels()[0].get_text() == "layer 0 MLP"
+    reading = l08.key_value_reading(tiny_run.model, tiny_task, tiny_corpus, layer=1, k=10)
+    unit = l08.unit_summary(reading, 0, tiny_task.token_names())
+    assert isinstance(l08.plot_unit(unit), Figure)
+    assert isinstance(l08.plot_hit_rates([reading]), Figure)
+    for bad in (
+        lambda: l08.plot_model_comparison({}),
+        lambda: l08.plot_knockout({"a": {"recall": []}}),
+        lambda: l08.plot_learning_curves({}, "recall"),
+        lambda: l08.plot_patching([]),
+        lambda: l08.plot_patching_panels({"recall": [patching["fetch"]]}),
+        lambda: l08.plot_hit_rates([]),
+        lambda: l08.model_color("transformer"),
+    ):
+        with pytest.raises(ValueError):
+            bad()
+
+
+# --- widget (the lesson's own full model of seed 0) ----------------------------------------------
+
+
+def test_widget_reads_units_and_knockouts_without_training_again() -> None:
+    assert WIDGET_REGISTRY["mlp_memory"][0] == "08"
+    widget = WIDGET_REGISTRY["mlp_memory"][1]()  # trains (or fetches) the full model of seed 0
+    runs = l08.training_run_count()
+    text = widget.text.value
+    assert "Layer 1, unit" in text and "Knockout <b>none</b>" in text and "recall 0.99" in text
+    image = widget.image.value
+    widget.controls["knockout"].value = "MLP 0"
+    recall = float(widget.text.value.split("recall ")[-1].split(",")[0])
+    assert recall < 0.5 and widget.image.value != image
+    widget.controls["layer"].value = 0
+    widget.controls["unit"].value = 5
+    assert "<b>Layer 0, unit 5</b>" in widget.text.value and widget.last_error is None
+    assert l08.training_run_count() == runs  # no redraw trained anything
+    with pytest.raises(ValueError, match="unit must be an integer from 0 to 191, got 192"):
+        l08.draw_memory(0, 192, "none")
+    with pytest.raises(ValueError, match="knockout must be one of"):
+        l08.draw_memory(0, 1, "attention 0")
+    with pytest.raises(ValueError, match="layer must be an integer from 0 to 1"):
+        l08.draw_memory(2, 1, "none")
