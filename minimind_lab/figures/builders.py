@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from matplotlib.figure import Figure
 
-from ..lessons import l01, l02, l03, l04, l05, l06, l09
+from ..lessons import l01, l02, l03, l04, l05, l06, l08, l09
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward
 from ..runtime import seeded
@@ -203,6 +203,45 @@ def parameter_parity() -> Figure:
         l06.PUBLISHED_WIDTHS, s.parity_hidden_size, s.parity_max_ratio, s.parity_width_step
     )
     return l06.plot_parameter_parity(parity)
+
+
+def _lesson08_floors(task: l08.FactTask) -> dict[str, float]:
+    """Lesson 08's floors: the relation-only guess for recall and fetch, chance for copy."""
+    guess = l08.relation_only_accuracy(task)
+    return {"recall": guess, "copy": 1 / task.n_noise, "fetch": guess}
+
+
+@register_figure(
+    "mlp_model_comparison",
+    lesson="08",
+    caption="Held-out accuracy per kind of a tiny MiniMind2 with MLPs, without them (same "
+    "non-embedding parameters) and without attention, after 200 steps; seed 0 only (the lesson "
+    "shows 3 seeds): only the full model recalls the facts",
+    plot_function="plot_model_comparison",
+)
+def mlp_model_comparison() -> Figure:
+    s = l08.SETUP  # the first seed's three runs (lesson 08 trains three seeds of each)
+    runs = [l08.train_model(name, s.seeds[0], setup=s) for name in l08.MODEL_NAMES]
+    title = f"Held-out accuracy per kind, seed {s.seeds[0]}, {s.steps} steps"
+    floors = _lesson08_floors(l08.fact_task(s))
+    return l08.plot_model_comparison(l08.accuracy_table(runs), floors=floors, title=title)
+
+
+@register_figure(
+    "mlp_patching",
+    lesson="08",
+    caption="Activation patching in the trained full model (seed 0): restoring one MLP's clean "
+    "output at the relation's position brings much of the answer back, at the subject's nothing",
+    plot_function="plot_patching_panels",
+)
+def mlp_patching() -> Figure:
+    s = l08.SETUP
+    run = l08.train_model("full", s.seeds[0], setup=s)  # the comparison figure's model
+    task = l08.fact_task(s)
+    held_out = l08.make_corpus(task, s.eval_size, s.eval_seed)
+    result = l08.activation_patching(run.model, task, held_out, seed=s.corrupt_seed)
+    title = f"Seed {s.seeds[0]}: restoring one MLP output into a run with the wrong subject"
+    return l08.plot_patching_panels({kind: [r] for kind, r in result.items()}, title=title)
 
 
 @register_figure(
