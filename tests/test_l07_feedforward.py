@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import io
+
 import ipywidgets
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 from matplotlib.figure import Figure
+from PIL import Image
 from torch import nn
 
 import minimind_lab as ml
 from minimind_lab.lessons import l07
 from minimind_lab.widgets import WIDGET_REGISTRY, InteractivePlot
+from minimind_lab.widgets.base import figure_to_png
 
 H = 32
 
@@ -159,3 +164,39 @@ def test_widget_version_switches_the_width_rule_and_the_dropout() -> None:
     assert "after down_proj: Identity" in widget.text.value
     with pytest.raises(ValueError, match="version must be one of"):
         l07.draw_feedforward(512, "silu", "minimind4")
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def test_widget_redraws_its_one_figure_and_matches_a_fresh_drawing() -> None:
+    widget = WIDGET_REGISTRY["feedforward_forward"][1]()
+    view = widget.draw
+    figure, images = view.figure, view.panels.images
+    image = widget.image.value
+    for name, value in (("hidden_size", 192), ("act", "relu"), ("version", "minimind3")):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and view.panels.images == images  # ... on the same figure
+        assert len(figure.axes) == 2 and all(len(ax.images) == 1 for ax in figure.axes)
+    # The frame drawn by updating shows what a figure drawn from scratch shows.
+    fresh, html = l07.draw_feedforward(192, "relu", "minimind3")
+    assert html == widget.text.value
+    reference = _pixels(figure_to_png(fresh))
+    assert np.abs(_pixels(widget.image.value) - reference).mean() < 0.05
+
+
+def test_widget_module_is_the_seeded_module_for_every_activation() -> None:
+    # The widget makes one set of weights per size and version and reuses it for every
+    # activation: that is the module seeded construction builds with that activation.
+    s = l07.SETUP
+    for act in ("relu", "gelu"):
+        config = ml.MiniMindConfig(hidden_size=128, hidden_act=act)
+        with ml.seeded(s.weight_seed):
+            module = ml.FeedForward(config).eval()
+        x = torch.randn(s.n_tokens, 128, generator=torch.Generator().manual_seed(s.input_seed))
+        out = module(x).detach()
+        _, html = l07.draw_feedforward(128, act)
+        assert f"output mean {float(out.mean()):.3f}, std {float(out.std()):.3f}" in html

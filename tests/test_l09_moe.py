@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l09
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 
 def _routing(num_experts: int = 4, top_k: int = 2) -> tuple[ml.Routing, list[str]]:
@@ -202,3 +207,57 @@ def test_widget_counts_shared_experts_like_the_module() -> None:
     assert f"= {ml.count_parameters(moe):,}<br>" in widget.text.value
     with pytest.raises(ValueError, match="num_shared must be an integer from 0 to 8"):
         l09.draw_moe(4, 2, num_shared=-1)
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def test_widget_redraws_its_one_figure_and_matches_a_fresh_drawing() -> None:
+    widget = WIDGET_REGISTRY["moe_routing"][1]()
+    view = widget.draw
+    figure, (route_ax, counts_ax) = view.figure, view.figure.axes
+    counts_limits = counts_ax.get_ylim()
+    image = widget.image.value
+    for name, value in (("num_experts", 7), ("top_k", 3), ("num_shared", 2), ("num_experts", 2)):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and figure.axes == [route_ax, counts_ax]  # ... same figure
+        assert counts_ax.get_ylim() == counts_limits  # one scale for every setting
+    # Updated in place (E = 2 clamps k = 3 to 2), it shows what a figure drawn from scratch shows;
+    # so it does with a routing panel kept from before (E = 7, k = 3) under new counts (S = 0).
+    fresh, html = l09.draw_moe(2, 3, 2)
+    assert html == widget.text.value and "top_k 3 clamped to 2" in html
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    widget.controls["num_shared"].value = 0
+    widget.controls["num_experts"].value = 7
+    fresh, html = l09.draw_moe(7, 3, 0)
+    assert html == widget.text.value
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    visible = [t.get_text() for t in view.panels.expert_labels if t.get_visible()]
+    load = html.split("tokens per routed expert: ")[1].strip("[]").split(", ")
+    assert visible == [f"expert {e} ({n})" for e, n in enumerate(load)]
+
+
+def test_widget_view_makes_room_for_settings_beyond_the_sliders() -> None:
+    view = WIDGET_REGISTRY["moe_routing"][1]().draw
+    top = view.panels.counts_ax.get_ylim()[1]
+    png, html = view(12, 2, 4)  # more experts than the slider offers: a direct call
+    total = int(html.split("<br>")[1].rsplit("= ", 1)[1].replace(",", ""))
+    assert total > top and view.panels.counts_ax.get_ylim()[1] == pytest.approx(total * 1.15)
+    room = view.panels.routing_ax.get_yticklabels()[0].get_text()  # as wide as the widest label
+    assert (
+        room == "expert 11 (24)" and sum(t.get_visible() for t in view.panels.expert_labels) == 12
+    )
+    fresh, _ = l09.draw_moe(12, 2, 4)
+    assert np.abs(_pixels(png) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    with pytest.raises(ValueError, match="routing has 6 tokens; the panels show 24"):
+        l09.update_moe_panels(view.panels, _routing_of(6), {"a": 1, "b": 2, "c": 3})
+
+
+def _routing_of(n_tokens: int) -> ml.Routing:
+    torch.manual_seed(0)
+    moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=16), 4, 2)
+    moe(torch.randn(n_tokens, 16))
+    return moe.last_routing
