@@ -50,7 +50,11 @@ def test_quick_mode_writes_every_section(quick_run: tuple[str, str]) -> None:
         assert markdown.count(f"| {variant} |") in (2, 4), variant
     # The browser section: one lesson control and the floor, each with a measured total.
     browser = markdown.split(SECTION_TITLES["browser"], 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in browser.splitlines() if line.startswith("| ") and " / " in line]
+    rows = [
+        line
+        for line in browser.splitlines()
+        if line.startswith("| ") and " / " in line and not line.startswith("| Widget |")
+    ]
     assert len(rows) == 2 and rows[-1].startswith("| floor (precomputed PNGs) |"), browser
     assert "## Errors" not in markdown
 
