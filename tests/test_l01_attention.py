@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l01
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 T, HIDDEN = 6, 16
 
@@ -148,6 +153,48 @@ def test_perturb_widget_redraws_on_position_change() -> None:
     assert plot.image.value != image and plot.text.value != text
     assert "position <b>5</b>" in plot.text.value and "positions 5–7 (3 of 8" in plot.text.value
     assert "position(s) [5] only" in plot.text.value
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def test_perturb_widget_redraws_its_one_figure_like_a_fresh_drawing() -> None:
+    plot = WIDGET_REGISTRY["perturb_one_position"][1]()
+    view = plot.draw
+    figure, bars, ylim = view.figure, view.panel.attention, view.panel.ax.get_ylim()
+    # The same chart drawn from scratch, with the widget's fixed y range and legend corner.
+    fresh = l01.new_perturbation_panel(l01.SETUP.seq_len, ymax=ylim[1], legend_loc="upper right")
+    image = plot.image.value
+    for position in range(l01.SETUP.seq_len):
+        plot.controls["position"].value = position
+        if position != 2:  # the slider starts at 2
+            assert plot.image.value != image  # a new picture ...
+        image = plot.image.value
+        # ... on the same figure, whose y range (and so its ticks) never moves
+        assert view.figure is figure and view.panel.attention is bars and len(figure.axes) == 1
+        assert view.panel.ax.get_ylim() == ylim
+        # Only the bars, marker and title were redrawn, yet the frame is what a full drawing
+        # shows: no bar reaches the legend, no stale pixel stays behind.
+        responses = view.responses[position]
+        l01.update_perturbation_panel(fresh, responses["attention"], responses["mlp"], position)
+        reference = _pixels(figure_to_png(fresh.figure))
+        assert np.abs(_pixels(image) - reference).mean() < 0.05, position
+
+
+def test_perturbation_plot_autoscales_and_hides_unmoved_positions(block_and_x) -> None:
+    block, x = block_and_x
+    branches = l01.sublayer_branches(block)
+    attn = l01.token_perturbation_response(branches["attention"], x, 3, scale=1.0)
+    mlp = l01.token_perturbation_response(branches["mlp"], x, 3, scale=1.0)
+    ax = l01.plot_perturbation_response(attn, mlp, position=3).axes[0]
+    top = max(attn.max(), mlp.max())
+    assert ax.get_ylim()[0] == 0 and top < ax.get_ylim()[1] < 1.2 * top
+    shown = [bar.get_visible() for bar in ax.patches[:T]]
+    assert shown == [False, False, False, True, True, True]  # causal: nothing before 3 moves
+    assert "Nudge position 3: attention moves 3 positions, the MLP moves 1" == ax.get_title()
+    with pytest.raises(ValueError, match="the panel has 6 positions"):
+        l01.update_perturbation_panel(l01.new_perturbation_panel(6), attn[:4], mlp[:4], position=0)
 
 
 def test_widget_shows_a_message_for_an_out_of_range_position() -> None:

@@ -4,10 +4,14 @@ block's parameters live. Each function takes computed results and returns a ``Fi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from torch import Tensor
 
@@ -15,9 +19,12 @@ from ..lessons.l01_attention import BlockParameterSplit
 from .style import ATTENTION_COLOR, MLP_COLOR, SEQUENTIAL_CMAP, axes_or_new, finish, new_figure
 
 __all__ = [
+    "PerturbationPanel",
+    "new_perturbation_panel",
     "plot_jacobian_blocks",
     "plot_parameter_split",
     "plot_perturbation_response",
+    "update_perturbation_panel",
 ]
 
 
@@ -86,6 +93,90 @@ def plot_jacobian_blocks(
     return fig
 
 
+@dataclass(frozen=True)
+class PerturbationPanel:
+    """The perturbation bar chart, built once (``new_perturbation_panel``) and updated in place
+    (``update_perturbation_panel``): its figure, axes and the artists an update changes."""
+
+    figure: Figure
+    ax: Axes
+    attention: BarContainer  # one bar per output position
+    mlp: BarContainer
+    marker: Line2D  # dotted vertical line at the nudged position
+
+    def changing_artists(self) -> list[Artist]:
+        """What an update changes, in drawing order: the bars, the marker, the spines that lie
+        on the bars' feet, and the title. Grid, ticks, labels and legend stay as they are."""
+        return [*self.attention, *self.mlp, self.marker, *self.ax.spines.values(), self.ax.title]
+
+
+def _check_responses(attention: Tensor, mlp: Tensor) -> None:
+    if attention.shape != mlp.shape or attention.dim() != 1:
+        raise ValueError(
+            f"attention and mlp must both be (T,), got {tuple(attention.shape)} and "
+            f"{tuple(mlp.shape)}"
+        )
+
+
+def new_perturbation_panel(
+    seq_len: int,
+    ymax: float | None = None,
+    legend_loc: str = "best",
+    ax: Axes | None = None,
+) -> PerturbationPanel:
+    """An empty perturbation chart for ``seq_len`` positions (no bars shown yet).
+
+    ``ymax`` fixes the y range to ``[0, ymax]`` for every later update (a widget's views stay
+    comparable and its ticks never change); ``None`` leaves it to autoscaling. ``legend_loc``
+    is matplotlib's ``loc``; a fixed corner keeps the legend where it was drawn first.
+    """
+    fig, ax = axes_or_new(ax, (6.0, 3.2))
+    positions = list(range(seq_len))
+    width = 0.4
+    zeros = [0.0] * seq_len
+    attention = ax.bar(
+        [p - width / 2 for p in positions], zeros, width, color=ATTENTION_COLOR, label="attention"
+    )
+    mlp = ax.bar(
+        [p + width / 2 for p in positions],
+        zeros,
+        width,
+        color=MLP_COLOR,
+        hatch="//",
+        edgecolor="white",
+        label="MLP",
+    )
+    marker = ax.axvline(0, color="0.4", linewidth=0.8, linestyle=":")
+    ax.set_xticks(positions)
+    if ymax is not None:
+        ax.set_ylim(0, ymax)
+    ax.set_axisbelow(True)  # the grid behind the bars
+    finish(ax, xlabel="output position i", ylabel="‖Δy_i‖ (output change)")
+    ax.legend(fontsize=8, frameon=False, loc=legend_loc)
+    return PerturbationPanel(fig, ax, attention, mlp, marker)
+
+
+def update_perturbation_panel(
+    panel: PerturbationPanel, attention: Tensor, mlp: Tensor, position: int
+) -> None:
+    """Show the responses ``attention`` and ``mlp`` (``(T,)`` each) to a nudge at ``position``."""
+    _check_responses(attention, mlp)
+    if attention.shape[0] != len(panel.attention):
+        raise ValueError(
+            f"the panel has {len(panel.attention)} positions, the responses {attention.shape[0]}"
+        )
+    for bars, values in ((panel.attention, attention), (panel.mlp, mlp)):
+        for bar, value in zip(bars, values.tolist(), strict=True):
+            bar.set_height(value)
+            bar.set_visible(value != 0)  # an unmoved position shows no bar, not a sliver
+    panel.marker.set_xdata([position, position])
+    moved, mlp_moved = int((attention > 0).sum()), int((mlp > 0).sum())
+    panel.ax.set_title(
+        f"Nudge position {position}: attention moves {moved} positions, the MLP moves {mlp_moved}",
+        fontsize=10,
+    )
+
+
 def plot_perturbation_response(
     attention: Tensor, mlp: Tensor, position: int, ax: Axes | None = None
 ) -> Figure:
@@ -93,43 +184,12 @@ def plot_perturbation_response(
 
     ``attention`` and ``mlp`` are ``(T,)`` from ``token_perturbation_response``.
     """
-    if attention.shape != mlp.shape or attention.dim() != 1:
-        raise ValueError(
-            f"attention and mlp must both be (T,), got {tuple(attention.shape)} and "
-            f"{tuple(mlp.shape)}"
-        )
-    fig, ax = axes_or_new(ax, (6.0, 3.2))
-    t = attention.shape[0]
-    positions = list(range(t))
-    width = 0.4
-    ax.bar(
-        [p - width / 2 for p in positions],
-        attention.tolist(),
-        width,
-        color=ATTENTION_COLOR,
-        label="attention",
-    )
-    ax.bar(
-        [p + width / 2 for p in positions],
-        mlp.tolist(),
-        width,
-        color=MLP_COLOR,
-        hatch="//",
-        edgecolor="white",
-        label="MLP",
-    )
-    ax.axvline(position, color="0.4", linewidth=0.8, linestyle=":")
-    ax.set_xticks(positions)
-    moved, mlp_moved = int((attention > 0).sum()), int((mlp > 0).sum())
-    finish(
-        ax,
-        title=f"Nudge position {position}: attention moves {moved} positions, "
-        f"the MLP moves {mlp_moved}",
-        xlabel="output position i",
-        ylabel="‖Δy_i‖ (output change)",
-        legend=True,
-    )
-    return fig
+    _check_responses(attention, mlp)
+    panel = new_perturbation_panel(attention.shape[0], ax=ax)
+    update_perturbation_panel(panel, attention, mlp, position)
+    panel.ax.relim()  # the bars were made at zero height
+    panel.ax.autoscale_view()
+    return panel.figure
 
 
 def plot_parameter_split(
