@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
+from PIL import Image
 from torch import nn
 
 import minimind_lab as ml
 from minimind_lab.lessons import l02
+from minimind_lab.plots.style import new_figure
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 
 @pytest.mark.parametrize("name", l02.DATASET_NAMES)
@@ -161,6 +167,42 @@ def test_collapse_widget_switches_activation_without_training() -> None:
     plot.controls["activation"].value = "gelu"
     assert "folded over at 38% of its points and flattened at 0%" in plot.text.value
     assert ml.fit_call_count() == fits_before
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def test_collapse_widget_draws_every_frame_into_one_figure_as_the_lesson_draws_it() -> None:
+    plot = WIDGET_REGISTRY["activation_warps_the_plane"][1]()
+    view = plot.draw
+    figure, lines = view.figure, view.panels.lines
+    assert set(view.frames) == set(l02.STACK_ACTIVATIONS)  # drawn when the widget was built
+    images = {}
+    for activation in ("none", "gelu", "silu", "relu"):
+        plot.controls["activation"].value = activation
+        images[activation] = bytes(plot.image.value)
+        assert images[activation] == view.frames[activation][0]  # a change shows its frame
+    assert len(set(images.values())) == len(images)  # four different pictures ...
+    assert view.figure is figure and view.panels.lines is lines  # ... from one figure
+    assert len(figure.axes) == 2
+    # Each frame shows what the lesson's own drawing functions show on axes at the same place:
+    # the grid's limits follow each warp, GELU's folded points are marked, nothing is stale.
+    for activation in ("none", "gelu"):
+        warped, scale, regions, _ = view.precomputed[activation]
+        assert view.draw_frame(activation)[0] == images[activation]  # drawn again, the same
+        fig, (left, right) = new_figure(1, 2, panel_size=(3.4, 3.4))
+        fig.set_layout_engine("none")
+        for ax, widget_ax in ((left, view.panels.grid_ax), (right, view.panels.regions_ax)):
+            ax.set_position(widget_ax.get_position(original=True))
+        grid_title, regions_title = (ax.get_title() for ax in figure.axes)
+        l02.draw_warped_grid(left, warped, title=grid_title, area_scale=scale)
+        l02.draw_decision_regions(right, regions, view.data, title=regions_title)
+        reference = _pixels(figure_to_png(fig))
+        assert np.abs(_pixels(images[activation]) - reference).mean() < 0.05, activation
+    assert view.panels.folded.get_visible() and len(view.panels.folded.get_offsets()) > 0
+    with pytest.raises(ValueError, match="activation must be one of"):
+        view.draw_frame("tanh")
 
 
 def test_area_scale_of_known_maps() -> None:
