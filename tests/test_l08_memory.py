@@ -443,3 +443,21 @@ def test_widget_reads_units_and_knockouts_without_training_again() -> None:
         l08.draw_memory(0, 1, "attention 0")
     with pytest.raises(ValueError, match="layer must be an integer from 0 to 1"):
         l08.draw_memory(2, 1, "none")
+    fig, html = l08.draw_memory(1, 7, "MLP 1")  # the figure version: the same summary
+    assert isinstance(fig, Figure) and html == widget.draw(1, 7, "MLP 1")[1]
+    assert isinstance(widget.draw(1, 7, "none")[0], bytes)
+
+
+def test_memory_panels_refuse_what_they_cannot_show(tiny_run, tiny_task, tiny_corpus) -> None:
+    with pytest.raises(ValueError, match="max_logit > 0"):
+        l08.new_memory_panels(4, l08.KINDS, 0.0)
+    panels = l08.new_memory_panels(4, l08.KINDS, 1.0)
+    reading = l08.key_value_reading(tiny_run.model, tiny_task, tiny_corpus, layer=1, k=10)
+    summary = l08.unit_summary(reading, 0, tiny_task.token_names(), n_tokens=3)
+    accuracy = dict.fromkeys(l08.KINDS, 0.5)
+    with pytest.raises(ValueError, match="lists 3 promoted tokens; the panels show 4"):
+        l08.update_memory_panels(panels, summary, accuracy, None, "none")
+    summary = l08.unit_summary(reading, 0, tiny_task.token_names(), n_tokens=4)
+    l08.update_memory_panels(panels, summary, accuracy, None, "none")
+    assert [t.get_text() for t in panels.token_labels] == [n for n, _ in summary.promoted]
+    assert not any(bar.get_visible() for bar in panels.knocked_bars)

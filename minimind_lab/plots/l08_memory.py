@@ -6,15 +6,30 @@ Each function draws results computed in ``lessons/l08_memory.py``; none of them 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
+from matplotlib.transforms import blended_transform_factory
 
 from ..lessons.l08_memory import MODEL_NAMES, KeyValueReading, PatchingResult, UnitSummary
-from .style import ATTENTION_COLOR, MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
+from .style import (
+    ATTENTION_COLOR,
+    MLP_COLOR,
+    PALETTE,
+    axes_or_new,
+    finish,
+    fixed_layout,
+    new_figure,
+)
 
 __all__ = [
+    "MemoryPanels",
     "model_color",
+    "new_memory_panels",
     "plot_hit_rates",
     "plot_knockout",
     "plot_learning_curves",
@@ -22,6 +37,7 @@ __all__ = [
     "plot_patching",
     "plot_patching_panels",
     "plot_unit",
+    "update_memory_panels",
 ]
 
 #: One colour per model, the same in every picture of the lesson: attention-only and MLP-only
@@ -304,3 +320,95 @@ def plot_hit_rates(
     )
     ax.legend(fontsize=8, frameon=False)
     return fig
+
+
+@dataclass(frozen=True)
+class MemoryPanels:
+    """The widget's figure, drawn once: a unit's promoted tokens beside accuracy per kind.
+
+    ``update_memory_panels`` changes only the artists listed in ``dynamic`` (bar sizes, token
+    labels, titles), so a widget can blit them onto a background rendered once.
+    """
+
+    figure: Figure
+    token_bars: tuple[Rectangle, ...]
+    token_labels: tuple[Text, ...]
+    unit_title: Text
+    intact_bars: tuple[Rectangle, ...]
+    knocked_bars: tuple[Rectangle, ...]
+    knocked_title: Text
+
+    @property
+    def dynamic(self) -> list[Artist]:
+        """Every artist ``update_memory_panels`` changes."""
+        return [
+            *self.token_bars, *self.token_labels, self.unit_title, *self.intact_bars,
+            *self.knocked_bars, self.knocked_title,
+        ]  # fmt: skip
+
+
+def new_memory_panels(
+    n_tokens: int, kinds: Sequence[str], max_logit: float, panel_size: Sequence[float] = (3.9, 3.0)
+) -> MemoryPanels:
+    """Empty panels: ``n_tokens`` promoted-token bars (x from 0 to ``max_logit``) and, per kind,
+    an intact and a knocked-out accuracy bar. Axes, limits and labels are final."""
+    if n_tokens < 1 or not kinds or not max_logit > 0:
+        raise ValueError(
+            f"need n_tokens ≥ 1, some kinds and max_logit > 0; got {n_tokens}, {kinds}, {max_logit}"
+        )
+    fig, (left, right) = new_figure(1, 2, panel_size=panel_size)
+    token_bars = left.barh(range(n_tokens), [0.0] * n_tokens, color=MLP_COLOR, alpha=0.8)
+    left.set_yticks([])
+    left.set_ylim(n_tokens - 0.5, -0.5)  # the strongest token on top
+    left.set_xlim(0, max_logit * 1.05)
+    by_axes_x = blended_transform_factory(left.transAxes, left.transData)
+    labels = [
+        left.text(-0.02, i, "", transform=by_axes_x, ha="right", va="center", fontsize=9)
+        for i in range(n_tokens)
+    ]
+    finish(left, xlabel="logit change per unit of |a|")
+    unit_title = left.set_title(" ", fontsize=10)
+    x = range(len(kinds))
+    intact = right.bar([i - 0.2 for i in x], [0.0] * len(kinds), 0.38, color=_GREY, alpha=0.5,
+                       label="intact")  # fmt: skip
+    knocked = right.bar([i + 0.2 for i in x], [0.0] * len(kinds), 0.38, color=MLP_COLOR,
+                        alpha=0.6, label="MLP(s) zeroed")  # fmt: skip
+    right.set_xticks(list(x), list(kinds))
+    right.set_ylim(0, 1.25)
+    right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    finish(right, ylabel="held-out accuracy")
+    right.legend(fontsize=8, frameon=False, ncol=2, loc="upper center")
+    knocked_title = right.set_title(" ", fontsize=10)
+    fixed_layout(fig, left=0.1, right=0.98, bottom=0.17, top=0.88, gap=0.12)
+    return MemoryPanels(
+        fig, tuple(token_bars), tuple(labels), unit_title, tuple(intact), tuple(knocked),
+        knocked_title,
+    )  # fmt: skip
+
+
+def update_memory_panels(
+    panels: MemoryPanels,
+    summary: UnitSummary,
+    intact: Mapping[str, float],
+    knocked: Mapping[str, float] | None,
+    knockout: str,
+) -> None:
+    """Show ``summary``'s promoted tokens and the accuracies (``knocked=None``: none zeroed)."""
+    if len(summary.promoted) < len(panels.token_bars):
+        raise ValueError(
+            f"the summary lists {len(summary.promoted)} promoted tokens; the panels show "
+            f"{len(panels.token_bars)}"
+        )
+    for bar, label, (name, value) in zip(
+        panels.token_bars, panels.token_labels, summary.promoted, strict=False
+    ):
+        bar.set_width(max(value, 0.0))
+        label.set_text(name)
+    panels.unit_title.set_text(f"layer {summary.layer}, unit {summary.unit}: value promotes")
+    for bar, value in zip(panels.intact_bars, intact.values(), strict=True):
+        bar.set_height(value)
+    for bar, kind in zip(panels.knocked_bars, intact, strict=True):
+        bar.set_height(knocked[kind] if knocked is not None else 0.0)
+        bar.set_visible(knocked is not None)
+    zeroed = f"{knockout} zeroed" if knocked is not None else "nothing zeroed"
+    panels.knocked_title.set_text(f"accuracy per kind, {zeroed}")

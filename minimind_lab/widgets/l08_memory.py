@@ -14,6 +14,7 @@ import ipywidgets as widgets
 from ..lessons.l08_memory import (
     SETUP,
     KeyValueReading,
+    UnitSummary,
     fact_task,
     key_value_reading,
     knockout_accuracies,
@@ -21,12 +22,25 @@ from ..lessons.l08_memory import (
     train_model,
     unit_summary,
 )
-from ..plots.l08_memory import plot_knockout, plot_unit
+from ..plots.l08_memory import (
+    new_memory_panels,
+    plot_knockout,
+    plot_unit,
+    update_memory_panels,
+)
 from ..plots.style import fixed_layout, new_figure
-from .base import DrawResult, InteractivePlot, register_widget, require_choice, require_int_in
+from .base import (
+    Blitter,
+    DrawResult,
+    InteractivePlot,
+    register_widget,
+    require_choice,
+    require_int_in,
+)
 
 __all__ = [
     "KNOCKOUTS",
+    "MemoryView",
     "draw_memory",
     "memory_explorer",
 ]
@@ -62,14 +76,39 @@ def _state() -> _State:
     return _State(readings, accuracy, task.token_names(), seed)
 
 
-def draw_memory(layer: int, unit: int, knockout: str) -> DrawResult:
-    """Unit ``unit`` of layer ``layer``: its promoted tokens; accuracy with ``knockout`` applied."""
+#: Promoted tokens shown per unit.
+_SHOWN_TOKENS = 6
+
+
+def _frame_data(layer: int, unit: int, knockout: str) -> tuple[UnitSummary, str]:
+    """Validate the control values; the unit's summary and the widget's HTML text."""
     state = _state()
     require_int_in("layer", layer, 0, len(state.readings) - 1)
     reading = state.readings[layer]
     require_int_in("unit", unit, 0, reading.coefficients.shape[1] - 1)
     require_choice("knockout", knockout, list(KNOCKOUTS))
-    summary = unit_summary(reading, unit, state.names, n_contexts=6, n_tokens=6)
+    summary = unit_summary(reading, unit, state.names, n_contexts=6, n_tokens=_SHOWN_TOKENS)
+    contexts = "; ".join(f"{p} {t} → {a} ({v:+.1f})" for p, t, a, v in summary.contexts)
+    favourite = state.names[int(reading.favourite[0 if summary.sign > 0 else 1, unit])]
+    accuracy = ", ".join(f"{k} {v:.3f}" for k, v in state.accuracy[knockout].items())
+    html = (
+        f"Full model, seed {state.seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
+        f"(previous token, token → answer (a)): {contexts}. "
+        f"{summary.hit_rate:.0%} of its top {reading.k} contexts have the attribute its value "
+        f"promotes most ({favourite}) as their answer.<br>"
+        f"Knockout <b>{knockout}</b>: {accuracy}"
+    )
+    return summary, html
+
+
+def draw_memory(layer: int, unit: int, knockout: str) -> DrawResult:
+    """Unit ``unit`` of layer ``layer``: its promoted tokens; accuracy with ``knockout`` applied.
+
+    Returns a new figure drawn with the lesson's plot functions; the widget draws the same
+    content into one figure it keeps (``MemoryView``).
+    """
+    summary, html = _frame_data(layer, unit, knockout)
+    state = _state()
     fig, (left, right) = new_figure(1, 2, panel_size=(3.9, 3.0))
     plot_unit(summary, ax=left, title=f"layer {layer}, unit {unit}: value promotes")
     shown = {"intact": state.accuracy["none"]}
@@ -78,16 +117,27 @@ def draw_memory(layer: int, unit: int, knockout: str) -> DrawResult:
     table = {label: {k: [v] for k, v in acc.items()} for label, acc in shown.items()}
     plot_knockout(table, ax=right, title="held-out accuracy per kind")
     fixed_layout(fig, left=0.1, right=0.98, bottom=0.17, top=0.88, gap=0.12)
-    contexts = "; ".join(f"{p} {t} → {a} ({v:+.1f})" for p, t, a, v in summary.contexts)
-    accuracy = ", ".join(f"{k} {v:.3f}" for k, v in state.accuracy[knockout].items())
-    html = (
-        f"Full model, seed {state.seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
-        f"(previous token, token → answer (a)): {contexts}. "
-        f"{summary.hit_rate:.0%} of its top {reading.k} contexts have the answer its value "
-        f"promotes most ({summary.promoted[0][0]}).<br>"
-        f"Knockout <b>{knockout}</b>: {accuracy}"
-    )
     return fig, html
+
+
+class MemoryView:
+    """``draw_memory`` for the widget: one figure, its axes rendered once, only bars and labels
+    redrawn. Call it with the control values; it returns ``(png bytes, html)``."""
+
+    def __init__(self) -> None:
+        state = _state()
+        largest = max(float(r.logits.abs().max()) for r in state.readings)
+        self.panels = new_memory_panels(_SHOWN_TOKENS, list(state.accuracy["none"]), largest)
+        self.figure = self.panels.figure
+        self.blitter = Blitter(self.figure, self.panels.dynamic)
+
+    def __call__(self, layer: int, unit: int, knockout: str) -> tuple[bytes, str]:
+        """The frame for these control values: ``(png, html)``."""
+        summary, html = _frame_data(layer, unit, knockout)
+        state = _state()
+        knocked = state.accuracy[knockout] if knockout != "none" else None
+        update_memory_panels(self.panels, summary, state.accuracy["none"], knocked, knockout)
+        return self.blitter.png(), html
 
 
 @register_widget("mlp_memory", lesson="08")
@@ -109,4 +159,4 @@ def memory_explorer() -> InteractivePlot:
         ),
         "knockout": widgets.Dropdown(options=list(KNOCKOUTS), value="none", description="zero"),
     }
-    return InteractivePlot(controls, draw_memory, title="One MLP unit as key and value")
+    return InteractivePlot(controls, MemoryView(), title="One MLP unit as key and value")
