@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l03
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 
 def _labeled(fig: Figure) -> None:
     assert isinstance(fig, Figure)
     for ax in fig.axes:
         assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
 
 
 @pytest.mark.parametrize("name", ml.ACTIVATION_NAMES)
@@ -261,7 +269,7 @@ def test_activation_explorer_redraws_on_change() -> None:
     assert "ReLU" in widget.text.value and "50% of the range has zero slope" in widget.text.value
     widget.controls["x_range"].value = (0.5, 6.0)
     assert "; 0% of the range has zero slope" in widget.text.value
-    _labeled(widget.last_figure)
+    _labeled(widget.draw.figure)
     with pytest.raises(ValueError, match="lo < hi"):
         l03.draw_activation("relu", (1.0, 1.0))
 
@@ -289,3 +297,49 @@ def test_explorer_range_at_equal_ends_shows_a_message_not_a_stale_figure() -> No
     assert "Cannot draw this setting" in plot.text.value and "2 … 2" in plot.text.value
     plot.controls["x_range"].value = (-3.0, 3.0)
     assert plot.last_error is None and "on [-3, 3]" in plot.text.value
+
+
+def test_explorer_redraws_its_one_figure_and_matches_a_fresh_drawing() -> None:
+    widget = WIDGET_REGISTRY["activation_explorer"][1]()
+    view = widget.draw
+    figure, axes = view.figure, view.figure.axes
+    limits = axes[1].get_ylim()
+    image = widget.image.value
+    for name, value in (("name", "gelu"), ("x_range", (0.5, 6.0)), ("name", "sigmoid")):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and figure.axes == axes  # ... on the same figure
+    assert axes[1].get_ylim() != limits  # a new range rescales the axes
+    # The picked activation's grey twin is hidden, the others show.
+    assert [line.get_visible() for line in view.panels.faint["sigmoid"]] == [False, False]
+    assert all(line.get_visible() for line in view.panels.faint["gelu"])
+    # Drawn by updating, the frame is what a figure drawn from scratch shows.
+    fresh, html = l03.draw_activation("sigmoid", (0.5, 6.0))
+    assert html == widget.text.value
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    # So is a later frame at the default range, after a rejected one.
+    widget.controls["x_range"].value = (3.0, 3.0)
+    assert widget.last_error is not None
+    widget.controls["x_range"].value = l03.SETUP.explorer_range
+    fresh, _ = l03.draw_activation("sigmoid", l03.SETUP.explorer_range)
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+
+
+def test_swish_widget_redraws_its_one_figure_and_shows_what_plot_swish_beta_draws() -> None:
+    widget = WIDGET_REGISTRY["swish_beta"][1]()
+    view = widget.draw
+    figure, limits = view.figure, view.panel.ax.get_ylim()
+    legend = [t.get_text() for t in view.panel.legend.get_texts()]
+    assert legend == ["β = 1 (SiLU)", "x/2 (β → 0)", "ReLU (β → ∞)"]
+    image = widget.image.value
+    for beta in (0.01, 100.0, 0.1):
+        widget.controls["beta"].value = beta
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and view.panel.ax.get_ylim() == limits  # ... same axes
+    assert view.panel.legend.get_texts()[0].get_text() == "β = 0.1"
+    fresh = l03.plot_swish_beta(l03.swish_family([0.1]), title="x·σ(βx) at β = 0.1")
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    with pytest.raises(ValueError, match="one β"):
+        l03.update_swish_beta_panel(view.panel, l03.swish_family([0.5, 2.0]), "two")

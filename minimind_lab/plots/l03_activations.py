@@ -7,10 +7,15 @@ experiment. Every activation keeps its ``series_style`` colour here as in every 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
 from torch import Tensor
 
 from ..activations import activation_label
@@ -18,12 +23,18 @@ from ..lessons.l03_activations import ActivationCurves, DepthSweep, Extremum, Sw
 from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_style
 
 __all__ = [
+    "ActivationPairPanels",
+    "SwishBetaPanel",
+    "new_activation_pair_panels",
+    "new_swish_beta_panel",
     "plot_activation_curves",
     "plot_activation_derivatives",
     "plot_activation_pair",
     "plot_gradient_by_block",
     "plot_gradient_vs_depth",
     "plot_swish_beta",
+    "update_activation_pair_panels",
+    "update_swish_beta_panel",
 ]
 
 #: How each stack of the depth experiment is named in titles.
@@ -137,30 +148,117 @@ def plot_activation_derivatives(
     return fig
 
 
+@dataclass(frozen=True)
+class ActivationPairPanels:
+    """The artists of ``plot_activation_pair``'s two panels, so new data can be drawn into them.
+
+    ``faint[name]``: a context activation's (curve, derivative) lines, grey; ``chosen``: the
+    picked activation's (curve, derivative); ``zero_lines``: the axes through 0, drawn over the
+    curves; ``titles``: the panels' titles (they name the picked activation).
+    """
+
+    figure: Figure
+    axes: tuple[Axes, Axes]
+    faint: dict[str, tuple[Line2D, Line2D]]
+    chosen: tuple[Line2D, Line2D]
+    zero_lines: tuple[Line2D, ...]
+    titles: tuple[Text, Text]
+
+    def changing_artists(self) -> list[Artist]:
+        """Everything a new activation changes, in drawing order (the rest stays as drawn)."""
+        faint = [line for pair in self.faint.values() for line in pair]
+        return [*faint, *self.chosen, *self.zero_lines, *self.titles]
+
+
+def new_activation_pair_panels(
+    context: Sequence[str] = (), axes: Sequence[Axes] = ()
+) -> ActivationPairPanels:
+    """Empty panels for ``update_activation_pair_panels``: f(x) left, f'(x) right, one grey line
+    per ``context`` name (the picked one is hidden at each update). ``axes``: two axes to draw
+    into, else a new figure."""
+    if axes:
+        left, right = axes
+        fig = left.figure
+    else:
+        fig, (left, right) = new_figure(1, 2)
+    faint = {
+        other: tuple(ax.plot([], [], color="0.75", linewidth=1.0)[0] for ax in (left, right))
+        for other in dict.fromkeys(context)
+    }
+    chosen = tuple(ax.plot([], [], linewidth=1.8)[0] for ax in (left, right))
+    zero_lines = []
+    for ax in (left, right):
+        zero_lines += [
+            ax.axhline(0.0, color="0.5", linewidth=0.6),
+            ax.axvline(0.0, color="0.5", linewidth=0.6),
+        ]
+    finish(left, xlabel="input x", ylabel="output f(x)")
+    finish(right, xlabel="input x", ylabel="derivative f'(x)")
+    # y = 1 given, not searched for: no axis sits above these panels, and matplotlib's search
+    # measures every tick label again at each draw.
+    titles = tuple(ax.set_title("", fontsize=10, y=1.0) for ax in (left, right))
+    return ActivationPairPanels(fig, (left, right), faint, chosen, tuple(zero_lines), titles)
+
+
+def update_activation_pair_panels(
+    panels: ActivationPairPanels, curves: ActivationCurves, name: str, rescale: bool = True
+) -> None:
+    """Draw ``name``'s curve and derivative from ``curves`` into ``panels`` (context names grey).
+
+    ``rescale=False`` keeps the axes' limits (when ``curves.x`` is the grid drawn before).
+    """
+    if name not in curves.values:
+        raise ValueError(f"{name!r} is not in the curves; expected one of {curves.names}")
+    x = curves.x.cpu().numpy()
+    series = (curves.values, curves.derivatives)
+    for other, lines in panels.faint.items():
+        for line, values in zip(lines, series, strict=True):
+            line.set_data(x, values[other].cpu().numpy())
+            line.set_visible(other != name)
+    style = series_style(name)
+    label = activation_label(name)
+    for line, values in zip(panels.chosen, series, strict=True):
+        line.set_data(x, values[name].cpu().numpy())
+        line.set(color=style["color"], linestyle=style["linestyle"], label=label)
+    left, right = panels.titles
+    left.set_text(f"{label}: f(x)")
+    right.set_text(f"{label}: f'(x) (autograd)")
+    if rescale:
+        for ax in panels.axes:
+            ax.relim()
+            ax.autoscale_view()
+
+
 def plot_activation_pair(
     curves: ActivationCurves, name: str, context: Sequence[str] = (), axes: Sequence[Axes] = ()
 ) -> Figure:
     """One activation's curve and derivative side by side; ``context`` names drawn faintly."""
     if name not in curves.values:
         raise ValueError(f"{name!r} is not in the curves; expected one of {curves.names}")
-    if axes:
-        left, right = axes
-        fig = left.figure
-    else:
-        fig, (left, right) = new_figure(1, 2)
-    for other in context:
-        if other != name:
-            for ax, series in ((left, curves.values), (right, curves.derivatives)):
-                ax.plot(curves.x.cpu(), series[other].cpu(), color="0.75", linewidth=1.0)
-    _line(left, curves.x, curves.values[name], name)
-    _line(right, curves.x, curves.derivatives[name], name)
-    for ax in (left, right):
-        ax.axhline(0.0, color="0.5", linewidth=0.6)
-        ax.axvline(0.0, color="0.5", linewidth=0.6)
-    label = activation_label(name)
-    finish(left, title=f"{label}: f(x)", xlabel="input x", ylabel="output f(x)")
-    finish(right, title=f"{label}: f'(x) (autograd)", xlabel="input x", ylabel="derivative f'(x)")
-    return fig
+    panels = new_activation_pair_panels(context, axes)
+    update_activation_pair_panels(panels, curves, name)
+    return panels.figure
+
+
+def _swish_label(beta: float) -> str:
+    return f"β = {beta:g}" + (" (SiLU)" if beta == 1 else "")
+
+
+def _swish_limits(ax: Axes, x: Tensor) -> tuple[Line2D, Line2D]:
+    """The two limits of Swish_β on ``ax``: x/2 (β → 0) and ReLU (β → ∞), with the axis at 0."""
+    (half,) = ax.plot(
+        x, x / 2, color="0.45", linewidth=1.1, linestyle="--", label="x/2 (β → 0)", zorder=4
+    )
+    (relu,) = ax.plot(
+        x,
+        x.clamp_min(0),
+        color="black",
+        linewidth=1.1,
+        linestyle=":",
+        label="ReLU (β → ∞)",
+        zorder=4,
+    )
+    return half, relu
 
 
 def plot_swish_beta(
@@ -186,22 +284,63 @@ def plot_swish_beta(
             color=shade,
             linewidth=2.6,
             alpha=0.9,
-            label=f"β = {beta:g}" + (" (SiLU)" if beta == 1 else ""),
+            label=_swish_label(beta),
         )
-    ax.plot(x, x / 2, color="0.45", linewidth=1.1, linestyle="--", label="x/2 (β → 0)", zorder=4)
-    ax.plot(
-        x,
-        x.clamp_min(0),
-        color="black",
-        linewidth=1.1,
-        linestyle=":",
-        label="ReLU (β → ∞)",
-        zorder=4,
-    )
+    _swish_limits(ax, x)
     ax.axhline(0.0, color="0.5", linewidth=0.6)
     finish(ax, title=title, xlabel="input x", ylabel="x·σ(βx)")
     ax.legend(fontsize=8, frameon=False, loc="upper left")
     return fig
+
+
+@dataclass(frozen=True)
+class SwishBetaPanel:
+    """The artists of a one-β ``plot_swish_beta`` picture, so another β can be drawn into it.
+
+    ``curve``: Swish_β; ``zero_line``: the axis at 0; ``limits``: x/2 and ReLU, drawn over the
+    curve; ``legend`` and ``title`` name the β.
+    """
+
+    figure: Figure
+    ax: Axes
+    curve: Line2D
+    zero_line: Line2D
+    limits: tuple[Line2D, Line2D]
+    legend: Legend
+    title: Text
+
+    def changing_artists(self) -> list[Artist]:
+        """Everything a new β changes, in drawing order (axes, ticks and labels stay as drawn)."""
+        return [self.curve, self.zero_line, *self.limits, self.legend, self.title]
+
+
+def new_swish_beta_panel(x: Tensor, ax: Axes | None = None) -> SwishBetaPanel:
+    """``plot_swish_beta``'s picture for one β on the grid ``x`` ``(n,)``, with no curve yet:
+    ``update_swish_beta_panel`` draws one. The limits x/2 and ReLU fix the axes' range (every
+    Swish_β lies between them), so it is the same for every β."""
+    fig, ax = axes_or_new(ax, (6.4, 4.2))
+    x = x.cpu()
+    shade = colormaps[SEQUENTIAL_CMAP](0.1)  # plot_swish_beta's shade for a family of one
+    (curve,) = ax.plot([], [], color=shade, linewidth=2.6, alpha=0.9, label=" ")
+    limits = _swish_limits(ax, x)
+    zero_line = ax.axhline(0.0, color="0.5", linewidth=0.6)
+    finish(ax, xlabel="input x", ylabel="x·σ(βx)")
+    # y = 1 given, not searched for: no axis sits above, and the search measures every tick label.
+    title = ax.set_title(" ", fontsize=10, y=1.0)
+    legend = ax.legend(fontsize=8, frameon=False, loc="upper left")
+    return SwishBetaPanel(fig, ax, curve, zero_line, limits, legend, title)
+
+
+def update_swish_beta_panel(panel: SwishBetaPanel, family: SwishFamily, title: str) -> None:
+    """Draw the one β of ``family`` (on the panel's grid) into ``panel``, titled ``title``."""
+    if len(family.values) != 1:
+        raise ValueError(f"a Swish_β panel shows one β, got {len(family.values)}")
+    ((beta, values),) = family.values.items()
+    label = _swish_label(beta)
+    panel.curve.set_data(family.x.cpu().numpy(), values.cpu().numpy())
+    panel.curve.set_label(label)
+    panel.legend.get_texts()[0].set_text(label)
+    panel.title.set_text(title)
 
 
 def plot_gradient_vs_depth(

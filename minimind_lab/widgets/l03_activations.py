@@ -9,27 +9,34 @@ import math
 from functools import lru_cache
 
 import ipywidgets as widgets
+from torch import Tensor
 
 from ..activations import activation_formula, activation_label
 from ..lessons.l03_activations import (
     LESSON03_ACTIVATIONS,
     SETUP,
     ActivationCurves,
+    SwishFamily,
     activation_curves,
     activation_grid,
     swish_beta,
     swish_family,
 )
 from ..plots.l03_activations import (
-    plot_activation_pair,
-    plot_swish_beta,
+    ActivationPairPanels,
+    new_activation_pair_panels,
+    new_swish_beta_panel,
+    update_activation_pair_panels,
+    update_swish_beta_panel,
 )
 from ..plots.style import fixed_layout
-from .base import DrawResult, InteractivePlot, register_widget, require_choice
+from .base import Blitter, DrawResult, InteractivePlot, register_widget, require_choice
 
 __all__ = [
     "BETA_RANGE",
     "EXPLORER_ACTIVATIONS",
+    "ActivationView",
+    "SwishView",
     "activation_explorer",
     "draw_activation",
     "draw_swish",
@@ -50,14 +57,13 @@ def _curves(lo: float, hi: float) -> ActivationCurves:
     return activation_curves(EXPLORER_ACTIVATIONS, activation_grid(lo, hi, SETUP.explorer_points))
 
 
-def draw_activation(name: str, x_range: tuple[float, float]) -> DrawResult:
-    """Curve and derivative of ``name`` on ``x_range`` (others faint) and a summary of numbers."""
+def _explorer_frame(name: str, x_range: tuple[float, float]) -> tuple[ActivationCurves, str]:
+    """Validate the control values; the curves on that range and the summary HTML."""
     require_choice("activation", name, EXPLORER_ACTIVATIONS)
     lo, hi = float(x_range[0]), float(x_range[1])
     if not hi > lo:
         raise ValueError(f"the x range needs two different ends (lo < hi), got {lo:g} … {hi:g}")
     curves = _curves(lo, hi)
-    fig = fixed_layout(plot_activation_pair(curves, name, context=EXPLORER_ACTIVATIONS))
     values, slopes = curves.values[name], curves.derivatives[name]
     i = int(values.argmin())
     flat = float((slopes.abs() < 1e-6).double().mean())
@@ -67,7 +73,58 @@ def draw_activation(name: str, x_range: tuple[float, float]) -> DrawResult:
         f"f' ranges {float(slopes.min()):.3f} … {float(slopes.max()):.3f}; "
         f"{flat:.0%} of the range has zero slope (no gradient flows there)"
     )
-    return fig, html
+    return curves, html
+
+
+def _explorer_panels() -> ActivationPairPanels:
+    """The explorer's empty figure: both panels, every offered activation as grey context.
+
+    Margins are fixed rather than laid out: the x range changes the tick labels, and a layout
+    engine would measure them all again at every such change.
+    """
+    panels = new_activation_pair_panels(EXPLORER_ACTIVATIONS)
+    fixed_layout(panels.figure)
+    return panels
+
+
+def draw_activation(name: str, x_range: tuple[float, float]) -> DrawResult:
+    """Curve and derivative of ``name`` on ``x_range`` (others faint) and a summary of numbers.
+
+    Returns a new figure; the widget draws the same picture into one figure it keeps
+    (``ActivationView``).
+    """
+    curves, html = _explorer_frame(name, x_range)
+    panels = _explorer_panels()
+    update_activation_pair_panels(panels, curves, name)
+    return panels.figure, html
+
+
+class ActivationView:
+    """``draw_activation`` for the widget: one figure for its life, only what changes redrawn.
+
+    Call it with the control values; it returns the frame as PNG bytes and the summary.
+    ``figure`` is the figure it keeps. A new activation redraws the curves and titles over the
+    stored axes; a new x range also renders the axes again (their limits and ticks change).
+    """
+
+    def __init__(self) -> None:
+        self.panels = _explorer_panels()
+        self.figure = self.panels.figure
+        self._range = SETUP.explorer_range
+        update_activation_pair_panels(self.panels, _curves(*self._range), "silu")
+        # The zero lines reach the left and bottom spines, which a full drawing puts over them.
+        spines = [ax.spines[side] for ax in self.panels.axes for side in ("left", "bottom")]
+        self.blitter = Blitter(self.figure, [*self.panels.changing_artists(), *spines])
+
+    def __call__(self, name: str, x_range: tuple[float, float]) -> tuple[bytes, str]:
+        """The frame for these control values: ``(png, html)``."""
+        curves, html = _explorer_frame(name, x_range)
+        new_range = tuple(map(float, x_range)) != self._range
+        update_activation_pair_panels(self.panels, curves, name, rescale=new_range)
+        if new_range:
+            self.blitter.refresh_background()
+            self._range = tuple(map(float, x_range))
+        return self.blitter.png(), html
 
 
 @register_widget("activation_explorer", lesson="03")
@@ -87,21 +144,18 @@ def activation_explorer() -> InteractivePlot:
             description="x range",
         ),
     }
-    return InteractivePlot(controls, draw_activation, title="Activation curve and derivative")
+    return InteractivePlot(controls, ActivationView(), title="Activation curve and derivative")
 
 
-def draw_swish(beta: float) -> DrawResult:
-    """Swish_β on ``SETUP.swish_range`` with its two limits; the summary gives the gaps to x/2
-    and to ReLU, measured on a grid ten times finer than the one drawn."""
+def _swish_frame(beta: float) -> tuple[SwishFamily, str, str]:
+    """Validate β; Swish_β on the drawn grid, the title and the summary HTML (its gaps to x/2
+    and to ReLU measured on a grid ten times finer than the one drawn)."""
     lo_beta, hi_beta = BETA_RANGE
     ok = isinstance(beta, (int, float)) and not isinstance(beta, bool) and math.isfinite(beta)
     if not ok or not lo_beta <= beta <= hi_beta:
         raise ValueError(f"β must be a number from {lo_beta:g} to {hi_beta:g}, got {beta!r}")
     lo, hi = SETUP.swish_range
-    family = swish_family([beta], activation_grid(lo, hi, SETUP.swish_points))
-    fig = fixed_layout(
-        plot_swish_beta(family, title=f"x·σ(βx) at β = {beta:.3g}"), left=0.1, bottom=0.12, top=0.92
-    )
+    family = swish_family([beta], _swish_grid())
     x = activation_grid(lo, hi, 10 * (SETUP.swish_points - 1) + 1)
     y = swish_beta(x, beta)
     gap_half = float((y - x / 2).abs().max())
@@ -111,7 +165,49 @@ def draw_swish(beta: float) -> DrawResult:
         f"max |Swish_β − ReLU| = {gap_relu:.4f} on [{lo:g}, {hi:g}]; "
         f"lowest value {float(y.min()):.4f} (SiLU's −0.278, divided by β)"
     )
-    return fig, html
+    return family, f"x·σ(βx) at β = {beta:.3g}", html
+
+
+def _swish_grid() -> Tensor:
+    return activation_grid(*SETUP.swish_range, SETUP.swish_points)
+
+
+def draw_swish(beta: float) -> DrawResult:
+    """Swish_β on ``SETUP.swish_range`` with its two limits; the summary gives the gaps to x/2
+    and to ReLU, measured on a grid ten times finer than the one drawn.
+
+    Returns a new figure; the widget draws the same picture into one figure it keeps
+    (``SwishView``).
+    """
+    family, title, html = _swish_frame(beta)
+    panel = new_swish_beta_panel(family.x)
+    update_swish_beta_panel(panel, family, title)
+    return panel.figure, html
+
+
+class SwishView:
+    """``draw_swish`` for the widget: one figure for its life; a new β redraws the curve, the
+    limits over it, the legend and the title over the stored axes (the range never changes).
+
+    Call it with β; it returns the frame as PNG bytes and the summary. ``figure`` is the figure
+    it keeps.
+    """
+
+    def __init__(self) -> None:
+        self.panel = new_swish_beta_panel(_swish_grid())
+        self.figure = self.panel.figure
+        # Laid out once, when the blitter first draws it: with a real title, whose height (the
+        # parentheses reach below the baseline) sets the space above the axes.
+        family, title, _ = _swish_frame(1.0)
+        update_swish_beta_panel(self.panel, family, title)
+        spine = self.panel.ax.spines["left"]  # drawn over the zero line, which reaches it
+        self.blitter = Blitter(self.figure, [*self.panel.changing_artists(), spine])
+
+    def __call__(self, beta: float) -> tuple[bytes, str]:
+        """The frame for this β: ``(png, html)``."""
+        family, title, html = _swish_frame(beta)
+        update_swish_beta_panel(self.panel, family, title)
+        return self.blitter.png(), html
 
 
 @register_widget("swish_beta", lesson="03")
@@ -128,4 +224,4 @@ def swish_beta_explorer() -> InteractivePlot:
             readout_format=".3g",
         )
     }
-    return InteractivePlot(controls, draw_swish, title="Swish_β(x) = x·σ(βx)")
+    return InteractivePlot(controls, SwishView(), title="Swish_β(x) = x·σ(βx)")
