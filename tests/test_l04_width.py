@@ -3,14 +3,19 @@ control, sparsity, plots and the widget."""
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l04
-from minimind_lab.plots.style import PALETTE
+from minimind_lab.plots.style import PALETTE, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 #: A cheap setting for tests: few steps, the lesson's task.
 QUICK = {"steps": 30}
@@ -20,6 +25,10 @@ def _labeled(fig: Figure) -> None:
     assert isinstance(fig, Figure)
     for ax in fig.axes:
         assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
 
 
 @pytest.mark.parametrize(("h", "m"), [(8, 32), (64, 256), (512, 2048)])
@@ -281,6 +290,42 @@ def test_width_widget_redraws_with_the_right_numbers() -> None:
     assert "0% of its hidden entries exactly 0, 0 dead units" in widget.text.value
     ratio.value = 0.5
     assert "m = 4 " in widget.text.value and "2·h·m = 64" in widget.text.value
-    _labeled(widget.last_figure)
+    _labeled(widget.draw.figure)
     with pytest.raises(ValueError, match="width ratio m/h must be one of"):
         l04.draw_width(3.0, "relu")
+
+
+def test_width_widget_redraws_its_one_figure_on_one_scale_and_matches_a_fresh_drawing() -> None:
+    widget = l04.width_explorer()
+    view = widget.draw
+    board = view.dashboard
+    figure, limits = view.figure, (board.fit_ax.get_ylim(), board.loss_ax.get_ylim())
+    image = widget.image.value
+    for name, value in (("act", "tanh"), ("ratio", 0.5), ("act", "sigmoid"), ("ratio", 2.0)):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure  # ... on the same figure, with the same axes
+        assert (board.fit_ax.get_ylim(), board.loss_ax.get_ylim()) == limits
+        with_reference, alone = board.legends  # no reference at the narrowest width
+        narrowest = widget.controls["ratio"].value == 0.5
+        assert alone.get_visible() is narrowest is not with_reference.get_visible()
+    labels = [t.get_text() for t in board.legends[0].get_texts()]
+    assert labels == ["m/h = ½", "m/h = 2"]
+    assert board.legends[0].legend_handles[1].get_color() == series_style("sigmoid")["color"]
+    # Every fit the widget can show lies inside the shared ranges.
+    (fit_low, fit_high), (loss_low, loss_high) = limits
+    for ratio in l04.SETUP.ratios:
+        for act in l04.SETUP.activations:
+            fit = l04.fit_width(act, ratio).fits[0]
+            shown = fit.prediction[:, list(board.coords)]  # the output coordinates drawn
+            assert fit_low < float(shown.min()) and float(shown.max()) < fit_high
+            assert loss_low < min(fit.losses) and max(fit.losses) < loss_high
+    # Drawn by updating, the frame is what a figure drawn from scratch shows.
+    fresh, html = l04.draw_width(2.0, "sigmoid")
+    assert html == widget.text.value
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+    widget.controls["ratio"].value = 0.5
+    fresh, html = l04.draw_width(0.5, "sigmoid")
+    assert html == widget.text.value and "m/h = ½" in fresh.get_suptitle()
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05

@@ -10,18 +10,26 @@ colour.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
 from matplotlib.ticker import NullLocator
+from torch import Tensor
 
 from ..activations import activation_label
 from ..lessons.l04_width import ParameterControl, SparsityStats, WidthFit, WidthRuns, WidthTask
 from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_style
 
 __all__ = [
+    "WidthDashboard",
+    "loss_limits",
+    "new_width_dashboard",
     "plot_hidden_sparsity",
     "plot_parameter_control",
     "plot_width_dashboard",
@@ -30,6 +38,8 @@ __all__ = [
     "plot_width_loss_curves",
     "plot_width_sweep",
     "ratio_label",
+    "shown_coords",
+    "update_width_dashboard",
 ]
 
 
@@ -39,9 +49,46 @@ def _shade(i: int, n: int) -> tuple[float, float, float, float]:
     return colormaps[SEQUENTIAL_CMAP](0.05 + 0.75 * i / max(1, n - 1))
 
 
+def shown_coords(hidden_size: int) -> tuple[int, int, int]:
+    """The output coordinates a fit picture shows by default: the slowest wave, a middle one and
+    the fastest."""
+    return 0, hidden_size // 2, hidden_size - 1
+
+
 def ratio_label(ratio: float) -> str:
     """``0.5`` → ``"½"``, ``4.0`` → ``"4"``: how the lessons write a width ratio m/h."""
     return "½" if ratio == 0.5 else f"{ratio:g}"
+
+
+def _fit_lines(
+    ax: Axes, task: WidthTask, prediction: Tensor, coords: Sequence[int]
+) -> list[tuple[Line2D, Line2D]]:
+    """Per output coordinate in ``coords``: the target wave (thick, pale) and the FFN's output
+    ``prediction[:, k]`` (thin, same colour), drawn in that order. Returns the (target, output)
+    line pairs."""
+    h = task.hidden_size
+    t = task.t.cpu()
+    pairs = []
+    for i, k in enumerate(coords):
+        if not 0 <= k < h:
+            raise ValueError(f"coordinate {k} is outside 0..{h - 1}")
+        (target,) = ax.plot(
+            t,
+            task.targets[:, k].cpu(),
+            color=_shade(i, len(coords)),
+            linewidth=4.0,
+            alpha=0.3,
+            label="targets (thick, pale)" if i == 0 else None,
+        )
+        (output,) = ax.plot(
+            t,
+            prediction[:, k].cpu(),
+            color=_shade(i, len(coords)),
+            linewidth=1.5,
+            label=f"output {k} (ω = {float(task.freqs[k]):.2g})",
+        )
+        pairs.append((target, output))
+    return pairs
 
 
 def plot_width_fit(
@@ -58,27 +105,8 @@ def plot_width_fit(
     ``legend=False`` leaves the legend (and the headroom made for it) out.
     """
     fig, ax = axes_or_new(ax, (6.0, 4.0))
-    h = task.hidden_size
-    coords = tuple(coords if coords is not None else (0, h // 2, h - 1))
-    for i, k in enumerate(coords):
-        if not 0 <= k < h:
-            raise ValueError(f"coordinate {k} is outside 0..{h - 1}")
-        t = task.t.cpu()
-        ax.plot(
-            t,
-            task.targets[:, k].cpu(),
-            color=_shade(i, len(coords)),
-            linewidth=4.0,
-            alpha=0.3,
-            label="targets (thick, pale)" if i == 0 else None,
-        )
-        ax.plot(
-            t,
-            fit.prediction[:, k].cpu(),
-            color=_shade(i, len(coords)),
-            linewidth=1.5,
-            label=f"output {k} (ω = {float(task.freqs[k]):.2g})",
-        )
+    coords = tuple(coords if coords is not None else shown_coords(task.hidden_size))
+    _fit_lines(ax, task, fit.prediction, coords)
     title = title or (
         f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)} "
         f"(m = {fit.intermediate_size}), seed {fit.seed}: MSE {fit.final_loss:.4f}"
@@ -333,6 +361,131 @@ def plot_hidden_sparsity(
     return fig
 
 
+def loss_limits(losses: Sequence[float]) -> tuple[float, float]:
+    """The loss panel's y range (log scale) for these MSE values: 3e-4 to 1, or down to half the
+    lowest value and up to twice the highest where those lie beyond."""
+    return min(3e-4, min(losses) / 2), max(1.0, max(losses) * 2)
+
+
+@dataclass(frozen=True)
+class WidthDashboard:
+    """The artists of ``plot_width_dashboard``'s figure, so another fit can be drawn into it.
+
+    ``fit_lines``: (target, output) per coordinate shown; ``loss``: the fit's loss curve;
+    ``reference``: the faint reference loss curve (hidden when there is none); ``legends``: the
+    loss panel's legend with the reference and without it (one is visible); ``loss_title`` and
+    ``suptitle`` name the fit. Axes limits are fixed when it is built.
+    """
+
+    figure: Figure
+    fit_ax: Axes
+    loss_ax: Axes
+    fit_lines: tuple[tuple[Line2D, Line2D], ...]
+    coords: tuple[int, ...]
+    loss: Line2D
+    reference: Line2D
+    legends: tuple[Legend, Legend]
+    loss_title: Text
+    suptitle: Text
+
+    def changing_artists(self) -> list[Artist]:
+        """Everything another fit changes, in drawing order (the rest stays as drawn)."""
+        lines = [line for pair in self.fit_lines for line in pair]
+        return [*lines, self.reference, self.loss, *self.legends, self.loss_title, self.suptitle]
+
+
+def new_width_dashboard(
+    fit: WidthFit,
+    task: WidthTask,
+    reference: WidthFit | None = None,
+    fit_ylim: tuple[float, float] | None = None,
+    loss_ylim: tuple[float, float] | None = None,
+) -> WidthDashboard:
+    """``plot_width_dashboard``'s picture of ``fit``, with handles to draw other fits into it.
+
+    ``fit_ylim`` and ``loss_ylim`` fix the panels' y ranges (default: this fit's own, as
+    ``plot_width_dashboard`` draws it); ``update_width_dashboard`` keeps them, so give ranges
+    that hold every fit to be shown.
+    """
+    fig, (ax_fit, ax_loss) = new_figure(1, 2, panel_size=(4.4, 3.3))
+    coords = shown_coords(task.hidden_size)
+    omegas = ", ".join(f"{float(task.freqs[k]):.2g}" for k in coords)
+    # No legend here: the title carries what it would say.
+    fit_lines = _fit_lines(ax_fit, task, fit.prediction, coords)
+    finish(
+        ax_fit,
+        title=f"fit: outputs (thin) vs targets (pale), ω = {omegas}",
+        xlabel="token coordinate t",
+        ylabel="output value",
+    )
+    if fit_ylim is not None:
+        ax_fit.set_ylim(fit_ylim)
+    steps = range(1, len(fit.losses) + 1)
+    (reference_line,) = ax_loss.semilogy(steps, fit.losses, color="0.7", linewidth=1.2)
+    (loss_line,) = ax_loss.semilogy(steps, fit.losses, linewidth=1.6)
+    losses = [*fit.losses, *(reference.losses if reference is not None else ())]
+    ax_loss.set_ylim(loss_ylim if loss_ylim is not None else loss_limits(losses))
+    ax_loss.yaxis.set_minor_locator(NullLocator())
+    finish(ax_loss, xlabel="training step", ylabel="MSE (log scale)")
+    # Both legends are made now, the one for the current fit shown; the first stays an artist
+    # of the axes when the second is made.
+    with_reference = ax_loss.legend(
+        [reference_line, loss_line], [" ", " "], fontsize=8, frameon=False, loc="upper right"
+    )
+    ax_loss.add_artist(with_reference)
+    alone = ax_loss.legend([loss_line], [" "], fontsize=8, frameon=False, loc="upper right")
+    # y = 1 given, not searched for: no axis sits above, and the search measures every tick label.
+    loss_title = ax_loss.set_title(" ", fontsize=10, y=1.0)
+    ax_fit.set_title(ax_fit.get_title(), fontsize=10, y=1.0)
+    suptitle = fig.suptitle(" ", fontsize=11)
+    dashboard = WidthDashboard(
+        fig,
+        ax_fit,
+        ax_loss,
+        tuple(fit_lines),
+        coords,
+        loss_line,
+        reference_line,
+        (with_reference, alone),
+        loss_title,
+        suptitle,
+    )
+    update_width_dashboard(dashboard, fit, reference)
+    return dashboard
+
+
+def update_width_dashboard(
+    dashboard: WidthDashboard, fit: WidthFit, reference: WidthFit | None = None
+) -> None:
+    """Draw ``fit`` (and the faint ``reference`` loss curve, if any) into ``dashboard``; its axes
+    limits stay as they are."""
+    t = dashboard.fit_lines[0][0].get_xdata()
+    for (_, output), k in zip(dashboard.fit_lines, dashboard.coords, strict=True):
+        output.set_data(t, fit.prediction[:, k].cpu().numpy())
+    color = series_style(fit.act)["color"]
+    label = f"m/h = {ratio_label(fit.ratio)}"
+    dashboard.loss.set_data(range(1, len(fit.losses) + 1), fit.losses)
+    dashboard.loss.set(color=color, label=label)
+    with_reference, alone = dashboard.legends
+    with_reference.set_visible(reference is not None)
+    alone.set_visible(reference is None)
+    shown = with_reference if reference is not None else alone
+    shown.get_texts()[-1].set_text(label)
+    shown.legend_handles[-1].set_color(color)
+    dashboard.reference.set_visible(reference is not None)
+    if reference is not None:
+        reference_label = f"m/h = {ratio_label(reference.ratio)}"
+        dashboard.reference.set_data(range(1, len(reference.losses) + 1), reference.losses)
+        dashboard.reference.set_label(reference_label)
+        with_reference.get_texts()[0].set_text(reference_label)
+    dashboard.loss_title.set_text(f"loss: final MSE {fit.final_loss:.4f}")
+    dashboard.suptitle.set_text(
+        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}, seed {fit.seed}: "
+        f"m = {fit.intermediate_size} hidden units, "
+        f"2·h·m = {fit.parameters:,} parameters"
+    )
+
+
 def plot_width_dashboard(
     fit: WidthFit,
     task: WidthTask,
@@ -340,52 +493,8 @@ def plot_width_dashboard(
 ) -> Figure:
     """The lesson-04 widget's picture: the fit and the loss curve, the parameter count on top.
 
-    ``reference`` (another fit, e.g. the narrowest) is drawn faintly in the loss panel. Kept to
-    two panels and few tick labels: text layout is most of a redraw's cost.
+    ``reference`` (another fit, e.g. the narrowest) is drawn faintly in the loss panel, whose
+    y range is 3e-4 to 1 unless a loss falls outside it (``loss_limits``). Kept to two panels
+    and few tick labels.
     """
-    fig, (ax_fit, ax_loss) = new_figure(1, 2, panel_size=(4.4, 3.3))
-    h = task.hidden_size
-    coords = (0, h // 2, h - 1)
-    omegas = ", ".join(f"{float(task.freqs[k]):.2g}" for k in coords)
-    # No legend here: it is a fifth of the render time, and the title carries what it said.
-    plot_width_fit(
-        fit,
-        task,
-        coords=coords,
-        ax=ax_fit,
-        legend=False,
-        title=f"fit: outputs (thin) vs targets (pale), ω = {omegas}",
-    )
-    if reference is not None:
-        ax_loss.semilogy(
-            range(1, len(reference.losses) + 1),
-            reference.losses,
-            color="0.7",
-            linewidth=1.2,
-            label=f"m/h = {ratio_label(reference.ratio)}",
-        )
-    ax_loss.semilogy(
-        range(1, len(fit.losses) + 1),
-        fit.losses,
-        color=series_style(fit.act)["color"],
-        linewidth=1.6,
-        label=f"m/h = {ratio_label(fit.ratio)}",
-    )
-    # A fixed range (unless a loss falls outside it) keeps the axis still as the slider moves.
-    losses = [*fit.losses, *(reference.losses if reference is not None else ())]
-    ax_loss.set_ylim(min(3e-4, min(losses) / 2), max(1.0, max(losses) * 2))
-    ax_loss.yaxis.set_minor_locator(NullLocator())
-    finish(
-        ax_loss,
-        title=f"loss: final MSE {fit.final_loss:.4f}",
-        xlabel="training step",
-        ylabel="MSE (log scale)",
-    )
-    ax_loss.legend(fontsize=8, frameon=False, loc="upper right")
-    fig.suptitle(
-        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}, seed {fit.seed}: "
-        f"m = {fit.intermediate_size} hidden units, "
-        f"2·h·m = {fit.parameters:,} parameters",
-        fontsize=11,
-    )
-    return fig
+    return new_width_dashboard(fit, task, reference).figure

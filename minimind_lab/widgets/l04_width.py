@@ -5,34 +5,93 @@ It reads ``l04.SETUP`` and the same cached runs as the notebook and the ``width_
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+from dataclasses import dataclass
+from functools import lru_cache
 
+import ipywidgets as widgets
+import torch
+
+from .._threads import one_thread
 from ..activations import activation_label
 from ..lessons.l04_width import (
     SETUP,
+    WidthFit,
     WidthRuns,
-    fit_width,
+    WidthTask,
     hidden_activations,
     hidden_sparsity,
     make_width_task,
     width_sweep,
 )
-from ..plots.l04_width import plot_width_dashboard, ratio_label
-from ..plots.style import fixed_layout
+from ..plots.l04_width import (
+    WidthDashboard,
+    loss_limits,
+    new_width_dashboard,
+    ratio_label,
+    shown_coords,
+    update_width_dashboard,
+)
 from ..sizing import ffn_parameter_count
-from .base import DrawResult, InteractivePlot, register_widget, require_choice
+from .base import Blitter, DrawResult, InteractivePlot, register_widget, require_choice
 
 __all__ = [
+    "WidthView",
     "draw_width",
     "width_explorer",
 ]
 
 
-def _runs(act: str, ratio: float) -> WidthRuns:
+@dataclass(frozen=True)
+class _Shown:
+    """What the widget shows for one (ratio, activation): the first seed's fit, the narrowest
+    width's first-seed fit of the same activation as a reference (None at the narrowest), and
+    the summary HTML."""
+
+    fit: WidthFit
+    reference: WidthFit | None
+    html: str
+
+
+@dataclass(frozen=True)
+class _Frames:
+    """Everything the widget can show, computed once from the cached sweep: ``shown[(ratio,
+    act)]``, the task, and y ranges that hold every fit (so every picture has the same axes)."""
+
+    shown: dict[tuple[float, str], _Shown]
+    task: WidthTask
+    fit_ylim: tuple[float, float]
+    loss_ylim: tuple[float, float]
+
+
+def _summary(runs: WidthRuns, task: WidthTask) -> str:
+    fit = runs.fits[0]
+    h = task.hidden_size
+    formula = ffn_parameter_count(h, fit.intermediate_size, gated=False)
+    if formula != fit.parameters:  # the module and the formula must agree
+        raise RuntimeError(f"module has {fit.parameters} parameters, formula says {formula}")
+    with one_thread():  # a tiny forward pass: a second thread only adds waiting
+        sparsity = hidden_sparsity(hidden_activations(fit.model, task.inputs))
+    low, high = runs.loss_range
+    seeds = ", ".join(str(seed) for seed in runs.seeds)
+    return (
+        f"<b>{activation_label(fit.act)}</b>, h = {h}, m = {fit.intermediate_size} "
+        f"(m/h = {ratio_label(fit.ratio)}): parameters 2·h·m = {fit.parameters:,}; "
+        f"final MSE after {len(fit.losses)} steps: median {runs.median_loss:.4f} over seeds "
+        f"{seeds} (range {low:.4f}–{high:.4f}); shown: seed {fit.seed}, "
+        f"{sparsity.exact_zero:.0%} of its hidden entries exactly 0, "
+        f"{sparsity.dead_units} dead units, "
+        f"a token uses {sparsity.units_used:.1f} of {fit.intermediate_size} units on average"
+    )
+
+
+@lru_cache(maxsize=1)
+def _frames() -> _Frames:
+    """The widget's frames from ``width_sweep`` (trained once and cached; instant after the
+    lesson's own sweep): every fit, its reference and its summary, and the shared y ranges."""
     s = SETUP
-    return fit_width(
-        act,
-        ratio,
+    sweep = width_sweep(
+        s.activations,
+        s.ratios,
         s.hidden_size,
         seeds=s.seeds,
         steps=s.steps,
@@ -40,36 +99,71 @@ def _runs(act: str, ratio: float) -> WidthRuns:
         n_tokens=s.n_tokens,
         task_seed=s.task_seed,
     )
+    task = make_width_task(s.hidden_size, s.n_tokens, s.task_seed)
+    shown = {}
+    for act, by_ratio in sweep.items():
+        narrowest = by_ratio[0].fits[0]
+        for ratio, runs in zip(s.ratios, by_ratio, strict=True):
+            reference = narrowest if ratio != s.ratios[0] else None
+            shown[ratio, act] = _Shown(runs.fits[0], reference, _summary(runs, task))
+    # The fit panel's range: what autoscaling (5 % margins) gives for all fits and targets.
+    coords = list(shown_coords(s.hidden_size))
+    curves = torch.cat(
+        [task.targets[:, coords], *(v.fit.prediction[:, coords] for v in shown.values())]
+    )
+    low, high = float(curves.min()), float(curves.max())
+    margin = 0.05 * (high - low)
+    losses = [loss for v in shown.values() for loss in v.fit.losses]
+    return _Frames(shown, task, (low - margin, high + margin), loss_limits(losses))
+
+
+def _shown(ratio: float, act: str) -> _Shown:
+    require_choice("activation", act, SETUP.activations)
+    require_choice("width ratio m/h", ratio, SETUP.ratios)
+    return _frames().shown[ratio, act]
+
+
+def _new_dashboard(shown: _Shown) -> WidthDashboard:
+    frames = _frames()
+    return new_width_dashboard(
+        shown.fit,
+        frames.task,
+        shown.reference,
+        fit_ylim=frames.fit_ylim,
+        loss_ylim=frames.loss_ylim,
+    )
 
 
 def draw_width(ratio: float, act: str) -> DrawResult:
     """Draw the first seed's fit and loss curve of ``PlainFFN(h, ratio·h, act)`` on the width
-    task; the summary gives the median and range of the final MSE over all seeds."""
-    require_choice("activation", act, SETUP.activations)
-    require_choice("width ratio m/h", ratio, SETUP.ratios)
-    s = SETUP
-    task = make_width_task(s.hidden_size, s.n_tokens, s.task_seed)
-    runs = _runs(act, ratio)
-    fit = runs.fits[0]
-    reference = _runs(act, s.ratios[0]).fits[0] if ratio != s.ratios[0] else None
-    h = task.hidden_size
-    formula = ffn_parameter_count(h, fit.intermediate_size, gated=False)
-    if formula != fit.parameters:  # the module and the formula must agree
-        raise RuntimeError(f"module has {fit.parameters} parameters, formula says {formula}")
-    fig = fixed_layout(plot_width_dashboard(fit, task, reference=reference), top=0.82, gap=0.1)
-    sparsity = hidden_sparsity(hidden_activations(fit.model, task.inputs))
-    low, high = runs.loss_range
-    seeds = ", ".join(str(seed) for seed in runs.seeds)
-    html = (
-        f"<b>{activation_label(act)}</b>, h = {h}, m = {fit.intermediate_size} "
-        f"(m/h = {ratio_label(ratio)}): parameters 2·h·m = {fit.parameters:,}; "
-        f"final MSE after {len(fit.losses)} steps: median {runs.median_loss:.4f} over seeds "
-        f"{seeds} (range {low:.4f}–{high:.4f}); shown: seed {fit.seed}, "
-        f"{sparsity.exact_zero:.0%} of its hidden entries exactly 0, "
-        f"{sparsity.dead_units} dead units, "
-        f"a token uses {sparsity.units_used:.1f} of {fit.intermediate_size} units on average"
-    )
-    return fig, html
+    task; the summary gives the median and range of the final MSE over all seeds.
+
+    Both panels keep one y range for every width and activation, so pictures compare at a
+    glance. Returns a new figure; the widget draws the same picture into one figure it keeps
+    (``WidthView``).
+    """
+    shown = _shown(ratio, act)
+    return _new_dashboard(shown).figure, shown.html
+
+
+class WidthView:
+    """``draw_width`` for the widget: one figure for its life; another width or activation
+    redraws the curves, the loss panel's legend and the titles over the stored axes.
+
+    Call it with the control values; it returns the frame as PNG bytes and the summary.
+    ``figure`` is the figure it keeps. Building it trains the sweep if the lesson has not.
+    """
+
+    def __init__(self, ratio: float = 4.0, act: str = "relu") -> None:
+        self.dashboard = _new_dashboard(_shown(ratio, act))
+        self.figure = self.dashboard.figure
+        self.blitter = Blitter(self.figure, self.dashboard.changing_artists())
+
+    def __call__(self, ratio: float, act: str) -> tuple[bytes, str]:
+        """The frame for these control values: ``(png, html)``."""
+        shown = _shown(ratio, act)
+        update_width_dashboard(self.dashboard, shown.fit, shown.reference)
+        return self.blitter.png(), shown.html
 
 
 @register_widget("ffn_width", lesson="04")
@@ -81,17 +175,6 @@ def width_explorer() -> InteractivePlot:
     only redraws.
     """
     s = SETUP
-    # warm the cache: every control position is then a redraw, not a re-fit
-    width_sweep(
-        s.activations,
-        s.ratios,
-        s.hidden_size,
-        seeds=s.seeds,
-        steps=s.steps,
-        lr=s.lr,
-        n_tokens=s.n_tokens,
-        task_seed=s.task_seed,
-    )
     controls = {
         "ratio": widgets.SelectionSlider(
             options=[(ratio_label(r), r) for r in s.ratios],
@@ -105,4 +188,5 @@ def width_explorer() -> InteractivePlot:
             description="activation",
         ),
     }
-    return InteractivePlot(controls, draw_width, title="How wide should the FFN be?")
+    view = WidthView(controls["ratio"].value, controls["act"].value)
+    return InteractivePlot(controls, view, title="How wide should the FFN be?")
