@@ -122,11 +122,11 @@ def main(argv: list[str]) -> int:
         log(f"[benchmarks] lessons: {len(paths)} notebooks × {repeats}")
         report.lessons = bench_lessons(paths, repeats, log=log)
         if profile:
-            from .lessons import LESSON_BUDGET_S, NOTEBOOKS
+            from .lessons import NOTEBOOKS
             from .sliders import _run_worker
 
             for r in report.lessons:
-                if r.wall is not None and r.wall.median > LESSON_BUDGET_S:
+                if r.wall is not None and not r.within_budget:
                     prof, err = _run_worker(["profile-notebook", str(NOTEBOOKS / r.name)], 600)
                     r.profile = prof if prof is not None else f"profiling failed: {err}"
         raw["lessons"] = {r.name: r.runs for r in report.lessons}

@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 from .browser import BROWSER_REDRAW_BUDGET_S, BROWSER_REFIT_BUDGET_S, BrowserResult
 from .ffn import FORWARD_GOAL, FFNCase
 from .figures import FiguresResult
-from .lessons import ALL_LESSONS_BUDGET_S, LESSON_BUDGET_S, LessonResult
+from .lessons import (
+    ALL_LESSONS_BUDGET_S,
+    LESSON_BUDGET_S,
+    TRAINED_LESSON_BUDGET_S,
+    LessonResult,
+)
 from .sliders import REDRAW_BUDGET_S, REFIT_BUDGET_S, WidgetResult
 from .stats import fmt_ms, fmt_seconds
 
@@ -70,8 +75,9 @@ def _lessons(report: Report) -> list[str]:
         return out + ["No lessons were run.", ""]
     out += [
         f"Each notebook executed top to bottom in a **new kernel** by nbclient (wall time from "
-        f"kernel start to the last reply). Budget on a 2-core CPU: each ≤ "
-        f"{LESSON_BUDGET_S:.0f} s (median), all ≤ {ALL_LESSONS_BUDGET_S:.0f} s. `Kernel CPU` "
+        f"kernel start to the last reply). Budget on a 2-core CPU: the lesson that trains a tiny "
+        f"MiniMind ≤ {TRAINED_LESSON_BUDGET_S:.0f} s; each other ≤ {LESSON_BUDGET_S:.0f} s "
+        f"(median) and all others together ≤ {ALL_LESSONS_BUDGET_S:.0f} s. `Kernel CPU` "
         "= the kernel process's CPU time (median): wall ≫ CPU means the run waited for a "
         "core (a busy machine), not that the lesson computes that long.",
         "",
@@ -82,7 +88,8 @@ def _lessons(report: Report) -> list[str]:
             rows.append([r.name, "ERROR", "", "", "", "", r.error or ""])
             report.errors.append(f"lesson {r.name}: {r.error}")
             continue
-        total += r.wall.median
+        if not r.trains_a_model:
+            total += r.wall.median
         slow = r.slowest_cells[0] if r.slowest_cells else None
         slow_text = f"cell {slow.index} `{slow.first_line}` {slow.seconds:.2f} s" if slow else ""
         cpu_text = f"{r.cpu.median:.2f} s" if r.cpu else "n/a"
@@ -101,14 +108,15 @@ def _lessons(report: Report) -> list[str]:
         if not r.within_budget:
             report.misses.append(
                 f"lesson {r.name}: median {r.wall.median:.2f} s > "
-                f"{LESSON_BUDGET_S:.0f} s (kernel CPU {cpu_text})"
+                f"{r.budget:.0f} s (kernel CPU {cpu_text})"
             )
     ran = [r for r in report.lessons if r.wall is not None]
+    others = [r for r in ran if not r.trains_a_model]
     all_ok = all(r.wall is not None for r in report.lessons) and total <= ALL_LESSONS_BUDGET_S
-    cpu_total = sum(r.cpu.median for r in ran if r.cpu)
+    cpu_total = sum(r.cpu.median for r in others if r.cpu)
     rows.append(
         [
-            f"**all {len(ran)}** (sum of medians)",
+            f"**all {len(others)} others** (sum of medians)",
             f"**{total:.2f} s**",
             "",
             f"{cpu_total:.2f} s",
@@ -121,11 +129,12 @@ def _lessons(report: Report) -> list[str]:
     if ran:
         n_ok = sum(bool(r.within_budget) for r in ran)
         report.verdicts.append(
-            f"Lessons: {n_ok}/{len(report.lessons)} within {LESSON_BUDGET_S:.0f} s each; all "
-            f"{total:.1f} s vs {ALL_LESSONS_BUDGET_S:.0f} s ({'pass' if all_ok else 'MISS'})."
+            f"Lessons: {n_ok}/{len(report.lessons)} within their budget; all but the trained "
+            f"model's {total:.1f} s vs {ALL_LESSONS_BUDGET_S:.0f} s "
+            f"({'pass' if all_ok else 'MISS'})."
         )
     if ran and total > ALL_LESSONS_BUDGET_S:
-        report.misses.append(f"all lessons: {total:.2f} s > {ALL_LESSONS_BUDGET_S:.0f} s")
+        report.misses.append(f"all other lessons: {total:.2f} s > {ALL_LESSONS_BUDGET_S:.0f} s")
     out += _table(
         [
             "Lesson",
@@ -134,7 +143,7 @@ def _lessons(report: Report) -> list[str]:
             "Kernel CPU",
             "Kernel start",
             "Runs",
-            f"≤ {LESSON_BUDGET_S:.0f} s",
+            "≤ budget",
             "Slowest cell (median)",
         ],
         rows,

@@ -28,6 +28,8 @@ from types import ModuleType
 
 import psutil
 
+from minimind_lab.runtime import REPRODUCIBLE_CPU_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Where the lessons come from; a developer may point this at a folder of throwaway notebooks.
 NOTEBOOKS_ENV = "MINIMIND_LAB_BROWSER_NOTEBOOKS"
@@ -173,6 +175,10 @@ def _fresh_environment(home: Path) -> dict[str, str]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings))
     env.pop("JUPYTER_TOKEN", None)  # the token comes from the command line only
+    # Kernels run as a learner's do: without the reproducible CPU settings that the strict
+    # notebook check uses, so this suite also shows the lessons' asserts hold on any kernels.
+    for name in REPRODUCIBLE_CPU_ENV:
+        env.pop(name, None)
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
