@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import numpy as np
 import pytest
 import torch
+from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l05
 from minimind_lab.plots.style import GLU_COLORS, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 
 def test_scaling_ratio_reads_the_degree() -> None:
@@ -266,3 +271,45 @@ def test_gated_product_widget_redraws_on_change() -> None:
             l05.draw_gated_product("SwiGLU", bad)
     slider = widget.controls["gate_scale"]
     assert (slider.min, slider.max, slider.step) == l05.SETUP.gate_scale_range
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def _y_label_clear_of_tick_labels(ax: Axes) -> bool:
+    """After a draw: the y label lies inside the figure and left of every y tick label."""
+    renderer = ax.figure.canvas.get_renderer()
+    label = ax.yaxis.label.get_window_extent(renderer)
+    low, high = ax.get_ylim()
+    shown = [t for t in ax.get_yticklabels() if t.get_text() and low <= t.get_position()[1] <= high]
+    ticks = [t.get_window_extent(renderer) for t in shown]
+    return bool(ticks) and label.x0 >= 0 and all(label.x1 <= tick.x0 for tick in ticks)
+
+
+def test_gated_product_widget_redraws_its_one_figure_like_a_fresh_drawing() -> None:
+    widget = WIDGET_REGISTRY["gated_product"][1]()
+    view = widget.draw
+    figure, lines = view.figure, view.figure.axes[0].get_lines()
+    image = widget.image.value
+    for name, value in (("variant", "Bilinear"), ("gate_scale", -3.0), ("variant", "GLU")):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and figure.axes[0].get_lines() == lines  # ... same figure
+        assert len(figure.axes) == 1
+    widget.controls["gate_scale"].value = 0.25
+    # The frame drawn by updating shows what a figure drawn from scratch shows.
+    fresh, html = l05.draw_gated_product("GLU", 0.25)
+    assert html == widget.text.value
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+
+
+@pytest.mark.parametrize(("variant", "gate_scale"), [("Bilinear", -3.0), ("GLU", 0.25)])
+def test_gated_product_widget_layout_has_room_for_every_tick_label(
+    variant: str, gate_scale: float
+) -> None:
+    # The widget lays its figure out once; the y label stays clear of the widest tick labels.
+    fig, _ = l05.draw_gated_product(variant, gate_scale)
+    figure_to_png(fig)
+    assert _y_label_clear_of_tick_labels(fig.axes[0])

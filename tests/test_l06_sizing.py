@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 import torch
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from PIL import Image
 
 import minimind_lab as ml
 from minimind_lab.lessons import l06
 from minimind_lab.widgets import WIDGET_REGISTRY
+from minimind_lab.widgets.base import figure_to_png
 
 # Typed in from the sources (model cards, params.json/config.json), independently of the package.
 PUBLISHED = {
@@ -171,3 +176,52 @@ def test_width_budget_widget_redraws_on_change() -> None:
         l06.draw_width_budget(512, 64, 2.5)
     with pytest.raises(ValueError, match="multiple_of"):
         l06.draw_width_budget(512, 48, 1.0)
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png))).astype(int)
+
+
+def _y_label_clear(ax: Axes, left_of: float) -> bool:
+    """After a draw: the y label lies right of ``left_of`` (pixels) and left of every y tick
+    label."""
+    renderer = ax.figure.canvas.get_renderer()
+    label = ax.yaxis.label.get_window_extent(renderer)
+    low, high = ax.get_ylim()
+    shown = [t for t in ax.get_yticklabels() if t.get_text() and low <= t.get_position()[1] <= high]
+    ticks = [t.get_window_extent(renderer) for t in shown]
+    return bool(ticks) and label.x0 >= left_of and all(label.x1 <= tick.x0 for tick in ticks)
+
+
+def test_width_budget_widget_redraws_its_one_figure_like_a_fresh_drawing() -> None:
+    widget = WIDGET_REGISTRY["ffn_width_budget"][1]()
+    view = widget.draw
+    figure, bars = view.figure, view.panels.bars
+    image = widget.image.value
+    for name, value in (("hidden_size", 64), ("multiple_of", 4096), ("multiplier", 0.5)):
+        widget.controls[name].value = value
+        assert widget.image.value != image  # a new picture ...
+        image = widget.image.value
+        assert view.figure is figure and view.panels.bars == bars  # ... on the same figure
+        assert len(figure.axes) == 2 and len(figure.axes[0].patches) == 3
+    widget.controls["hidden_size"].value = 1024  # a rule's curve drawn before, a new size
+    # The frame drawn by updating shows what a figure drawn from scratch shows.
+    fresh, html = l06.draw_width_budget(1024, 4096, 0.5)
+    assert html == widget.text.value
+    assert np.abs(_pixels(widget.image.value) - _pixels(figure_to_png(fresh))).mean() < 0.05
+
+
+@pytest.mark.parametrize(
+    ("hidden_size", "multiple_of", "multiplier"),
+    [(64, 64, 2.0), (64, 4096, 0.5), (768, 1, 1.0)],  # labels 17.5, 4000, −0.04
+)
+def test_width_budget_widget_layout_has_room_for_every_tick_label(
+    hidden_size: int, multiple_of: int, multiplier: float
+) -> None:
+    # The widget lays its figure out once; each y label stays clear of the widest tick labels
+    # (and the right panel's of the left panel).
+    fig, _ = l06.draw_width_budget(hidden_size, multiple_of, multiplier)
+    figure_to_png(fig)
+    bars, curve = fig.axes
+    right_edge_of_bars = bars.get_window_extent().x1
+    assert _y_label_clear(bars, 0.0) and _y_label_clear(curve, right_edge_of_bars)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import torch
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyBboxPatch
+from matplotlib.textpath import TextToPath
 from torch import Tensor
 
 from ..ffn import GLU_VARIANTS
@@ -16,10 +21,14 @@ from ..lessons.l05_gating import BudgetResult, GatedCurve
 from .style import PALETTE, axes_or_new, finish, new_figure, series_style
 
 __all__ = [
+    "GatedProductPanel",
+    "lay_out_gated_product_once",
+    "new_gated_product_panel",
     "plot_equal_budget",
     "plot_ffn_structure",
     "plot_gate_distribution",
     "plot_gated_product",
+    "update_gated_product_panel",
 ]
 
 
@@ -226,6 +235,158 @@ def _gated_title(curve: GatedCurve) -> str:
     return f"{name}: output ≈ a·t² where open, ≈ 0 where shut"
 
 
+def _gated_style(curve: GatedCurve) -> dict[str, object]:
+    return _variant_style(curve.variant) if curve.variant else series_style(curve.act)
+
+
+def _gate_label(curve: GatedCurve) -> str:
+    return f"gate: {curve.act}({curve.gate_scale:g}·t)"
+
+
+def _gated_limits(curve: GatedCurve) -> tuple[float, float]:
+    """The y range of ``plot_gated_product``: gate, content and product of ``curve`` (not the grey
+    others), at least −1 to 1, padded by 8 %."""
+    shown = torch.cat([curve.product, curve.gate, curve.up])
+    low, high = min(float(shown.min()), -1.0), max(float(shown.max()), 1.0)
+    pad = 0.08 * (high - low)
+    return low - pad, high + pad
+
+
+@dataclass(frozen=True)
+class GatedProductPanel:
+    """The artists of ``plot_gated_product``, kept so that ``update_gated_product_panel`` can
+    show another curve on the same figure.
+
+    ``others``: the grey products, one line each; ``gate``, ``content``, ``product``: the unit's
+    three curves; ``zero``: the line at 0; ``legend``: the legend of the three curves.
+    """
+
+    figure: Figure
+    ax: Axes
+    others: tuple[Line2D, ...]
+    gate: Line2D
+    content: Line2D
+    product: Line2D
+    zero: Line2D
+    legend: Legend
+
+    @property
+    def dynamic(self) -> list[Artist]:
+        """Every artist an update may change, in the order a full draw paints them: the y axis
+        (limits, ticks, grid), the curves, the spines over them, the title and the legend. The x
+        axis, its label and grid never change."""
+        ax = self.ax
+        curves = [*self.others, self.gate, self.content, self.product, self.zero]
+        return [ax.yaxis, *curves, *ax.spines.values(), ax.title, self.legend]
+
+
+def new_gated_product_panel(
+    curve: GatedCurve, others: Sequence[GatedCurve] = (), ax: Axes | None = None
+) -> GatedProductPanel:
+    """Draw ``plot_gated_product``'s picture and return its artists (see ``GatedProductPanel``)."""
+    fig, ax = axes_or_new(ax)
+    t = curve.t.numpy()
+    other_lines = tuple(
+        ax.plot(t, other.product.numpy(), color="0.75", linewidth=1.0)[0] for other in others
+    )
+    style = _gated_style(curve)
+    (gate,) = ax.plot(
+        t,
+        curve.gate.numpy(),
+        color=style["color"],
+        linestyle="--",
+        linewidth=1.4,
+        label=_gate_label(curve),
+    )
+    (content,) = ax.plot(
+        t, curve.up.numpy(), color="0.35", linestyle=":", linewidth=1.4, label="content: t"
+    )
+    (product,) = ax.plot(
+        t,
+        curve.product.numpy(),
+        color=style["color"],
+        linewidth=2.2,
+        label="output: gate · content",
+    )
+    ax.set_ylim(*_gated_limits(curve))
+    zero = ax.axhline(0, color="0.5", linewidth=0.6)
+    finish(
+        ax,
+        title=_gated_title(curve),
+        xlabel="t (both projections of one input)",
+        ylabel="value",
+        legend=True,
+    )
+    return GatedProductPanel(fig, ax, other_lines, gate, content, product, zero, ax.get_legend())
+
+
+def update_gated_product_panel(
+    panel: GatedProductPanel, curve: GatedCurve, others: Sequence[GatedCurve] = ()
+) -> None:
+    """Show ``curve`` and ``others`` in ``panel`` as ``plot_gated_product`` would draw them.
+
+    ``others`` must hold as many curves as the panel has grey lines; every curve is drawn on its
+    own ``t`` grid.
+    """
+    if len(others) != len(panel.others):
+        raise ValueError(f"the panel has {len(panel.others)} grey curves; got {len(others)} others")
+    for line, other in zip(panel.others, others, strict=True):
+        line.set_data(other.t.numpy(), other.product.numpy())
+    t = curve.t.numpy()
+    color = _gated_style(curve)["color"]
+    panel.gate.set_data(t, curve.gate.numpy())
+    panel.content.set_data(t, curve.up.numpy())
+    panel.product.set_data(t, curve.product.numpy())
+    for line in (panel.gate, panel.product):
+        line.set_color(color)
+    panel.gate.set_label(_gate_label(curve))
+    # The legend keeps its own copies of the three lines: its first text and the handles of the
+    # gate and the product follow the unit. Its place ("best") is found anew at every draw.
+    gate_handle, _content_handle, product_handle = panel.legend.legend_handles
+    panel.legend.get_texts()[0].set_text(_gate_label(curve))
+    for handle in (gate_handle, product_handle):
+        handle.set_color(color)
+    panel.ax.set_ylim(*_gated_limits(curve))
+    panel.ax.set_title(_gated_title(curve), fontsize=10)
+
+
+def lay_out_gated_product_once(panel: GatedProductPanel, curves: Iterable[GatedCurve]) -> None:
+    """Lay ``panel``'s figure out once for every curve in ``curves``, and keep that layout.
+
+    The layout engine runs once with room for the widest y tick label any of ``curves`` shows;
+    then it is switched off and the y label pinned where it was placed. For a figure whose
+    updates are drawn over one rendered background (a widget): as the curve, and with it the y
+    limits and tick labels, changes, the axes and the y label stay where they are.
+    """
+    ax = panel.ax
+    widest = _widest_y_tick_label(ax, [_gated_limits(curve) for curve in curves])
+    locator, formatter = ax.yaxis.get_major_locator(), ax.yaxis.get_major_formatter()
+    limits = ax.get_ylim()
+    ax.set_yticks([sum(limits) / 2], [widest])
+    panel.figure.draw_without_rendering()
+    panel.figure.set_layout_engine("none")
+    label_x = ax.transAxes.inverted().transform(ax.yaxis.label.get_position())[0]
+    ax.yaxis.set_label_coords(label_x, 0.5)
+    ax.yaxis.set_major_locator(locator)
+    ax.yaxis.set_major_formatter(formatter)
+    ax.set_ylim(limits)
+
+
+def _widest_y_tick_label(ax: Axes, limits: Iterable[tuple[float, float]]) -> str:
+    """The widest label ``ax``'s y axis (its own locator and formatter) shows at any of
+    ``limits``; ``ax``'s limits are left as they were."""
+    saved = ax.get_ylim()
+    labels = set()
+    for low, high in limits:
+        ax.set_ylim(low, high)
+        locs = [loc for loc in ax.yaxis.get_majorticklocs() if low <= loc <= high]
+        labels.update(ax.yaxis.get_major_formatter().format_ticks(locs))
+    ax.set_ylim(saved)
+    font = ax.yaxis.get_major_ticks()[0].label1.get_fontproperties()
+    measure = TextToPath()
+    return max(labels, key=lambda s: measure.get_text_width_height_descent(s, font, False)[0])
+
+
 def plot_gated_product(
     curve: GatedCurve, others: Sequence[GatedCurve] = (), ax: Axes | None = None
 ) -> Figure:
@@ -234,40 +395,7 @@ def plot_gated_product(
     The unit is drawn in its GLU variant's colour (its activation's when ``curve.variant`` is
     ``None``); ``others``: products of other gate activations, drawn thin and grey.
     """
-    fig, ax = axes_or_new(ax)
-    t = curve.t.numpy()
-    for other in others:
-        ax.plot(t, other.product.numpy(), color="0.75", linewidth=1.0)
-    style = _variant_style(curve.variant) if curve.variant else series_style(curve.act)
-    ax.plot(
-        t,
-        curve.gate.numpy(),
-        color=style["color"],
-        linestyle="--",
-        linewidth=1.4,
-        label=f"gate: {curve.act}({curve.gate_scale:g}·t)",
-    )
-    ax.plot(t, curve.up.numpy(), color="0.35", linestyle=":", linewidth=1.4, label="content: t")
-    ax.plot(
-        t,
-        curve.product.numpy(),
-        color=style["color"],
-        linewidth=2.2,
-        label="output: gate · content",
-    )
-    shown = torch.cat([curve.product, curve.gate, curve.up])
-    low, high = min(float(shown.min()), -1.0), max(float(shown.max()), 1.0)
-    pad = 0.08 * (high - low)
-    ax.set_ylim(low - pad, high + pad)
-    ax.axhline(0, color="0.5", linewidth=0.6)
-    finish(
-        ax,
-        title=_gated_title(curve),
-        xlabel="t (both projections of one input)",
-        ylabel="value",
-        legend=True,
-    )
-    return fig
+    return new_gated_product_panel(curve, others, ax).figure
 
 
 # ------------------------------------------------ the FFN structure diagram

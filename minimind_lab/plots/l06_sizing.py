@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.text import Annotation
+from matplotlib.textpath import TextToPath
 
 from ..lessons.l06_sizing import ParameterParity, WidthBudget
 from .style import MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
 
 __all__ = [
+    "WidthBudgetPanels",
+    "lay_out_width_budget_once",
+    "new_width_budget_panels",
     "plot_model_budgets",
     "plot_parameter_parity",
     "plot_width_budget",
+    "update_width_budget_panels",
 ]
 
 
@@ -145,6 +156,221 @@ def plot_model_budgets(parity: ParameterParity, ax: Axes | None = None) -> Figur
     return fig
 
 
+#: Categories of the left panel of ``plot_width_budget``, left to right.
+_BUDGET_LABELS = ("plain\nm = 4h", "gated\nunrounded", "gated\nrounded")
+
+
+def _budget_values(budget: WidthBudget) -> list[float]:
+    """The three bars, in ``h²``: plain FFN at ``4h``, gated before and after rounding."""
+    h = budget.hidden_size
+    return [
+        budget.plain_parameters / h**2,
+        3 * budget.unrounded_width / h,
+        budget.gated_parameters / h**2,
+    ]
+
+
+def _bars_title(budget: WidthBudget) -> str:
+    h = budget.hidden_size
+    return f"h = {h}: m = {budget.width}, {budget.gated_to_plain:.3f}× the plain FFN"
+
+
+def _overhead_title(budget: WidthBudget) -> str:
+    overhead = 100 * budget.rounding_overhead
+    return f"Rounding up to a multiple of {budget.rule.multiple_of} costs {overhead:.2f}% here"
+
+
+def _check_overheads(hidden_sizes: Sequence[int], overheads: Sequence[float]) -> None:
+    if len(hidden_sizes) != len(overheads):
+        raise ValueError(
+            f"hidden_sizes has {len(hidden_sizes)} entries but overheads has {len(overheads)}; "
+            "expected one overhead per hidden size"
+        )
+
+
+@dataclass(frozen=True)
+class WidthBudgetPanels:
+    """The artists of ``plot_width_budget``, kept so that ``update_width_budget_panels`` can
+    show another budget on the same figure.
+
+    ``bars``/``values``: the three bars and the numbers above them; ``curve``: the overhead
+    against hidden size; ``marker``: the budget's own size on it.
+    """
+
+    figure: Figure
+    bars_ax: Axes
+    curve_ax: Axes
+    bars: tuple[Rectangle, ...]
+    values: tuple[Annotation, ...]
+    curve: Line2D
+    marker: Line2D
+
+    @property
+    def bar_gridlines(self) -> list[Line2D]:
+        """The bar panel's vertical grid lines (part of its x axis), which a full draw paints
+        over the bars."""
+        return [tick.gridline for tick in self.bars_ax.xaxis.get_major_ticks()[: len(self.bars)]]
+
+    @property
+    def dynamic(self) -> list[Artist]:
+        """Every artist an update may change, in the order a full draw paints them: per panel
+        what lies under the y axis, the y axis (limits, ticks, grid), what lies over it, the
+        spines, the texts. The x axes and their labels never change; the bar panel's vertical
+        grid lines lie over the bars, so they are listed after them."""
+        left, right = self.bars_ax, self.curve_ax
+        return [
+            *self.bars,
+            *self.bar_gridlines,
+            left.yaxis,
+            *left.spines.values(),
+            *self.values,
+            left.title,
+            right.yaxis,
+            self.curve,
+            self.marker,
+            *right.spines.values(),
+            right.title,
+        ]
+
+
+def new_width_budget_panels(
+    budget: WidthBudget,
+    hidden_sizes: Sequence[int],
+    overheads: Sequence[float],
+    axes: Sequence[Axes] | None = None,
+) -> WidthBudgetPanels:
+    """Draw ``plot_width_budget``'s picture and return its artists (see ``WidthBudgetPanels``)."""
+    _check_overheads(hidden_sizes, overheads)
+    if axes is None:
+        fig, axes = new_figure(1, 2)
+    else:
+        fig = axes[0].figure
+    bars_ax, curve_ax = axes[0], axes[1]
+    values = _budget_values(budget)
+    colors = [PALETTE[0], PALETTE[7], MLP_COLOR]
+    bars = bars_ax.bar(range(3), values, color=colors, edgecolor="black", linewidth=0.5)
+    texts = tuple(
+        bars_ax.annotate(
+            f"{value:.3f}",
+            (x, value),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8,
+        )
+        for x, value in enumerate(values)
+    )
+    bars_ax.set_xticks(range(3), _BUDGET_LABELS, fontsize=8)
+    bars_ax.set_ylim(0, max(values) * 1.18)
+    finish(bars_ax, title=_bars_title(budget), ylabel="parameters / h²")
+    h = budget.hidden_size
+    (curve,) = curve_ax.plot(
+        list(hidden_sizes), [100.0 * v for v in overheads], color=MLP_COLOR, linewidth=1.2
+    )
+    (marker,) = curve_ax.plot(
+        [h], [100.0 * budget.rounding_overhead], marker="o", color="black", markersize=7
+    )
+    finish(
+        curve_ax,
+        title=_overhead_title(budget),
+        xlabel="hidden size h",
+        ylabel="extra gated parameters (%)",
+    )
+    return WidthBudgetPanels(fig, bars_ax, curve_ax, tuple(bars), texts, curve, marker)
+
+
+def update_width_budget_panels(
+    panels: WidthBudgetPanels,
+    budget: WidthBudget,
+    hidden_sizes: Sequence[int],
+    overheads: Sequence[float],
+) -> None:
+    """Show ``budget`` and its rule's ``overheads`` in ``panels`` as ``plot_width_budget`` would
+    draw them (the bar axis from 0 to 1.18 × the tallest bar, the curve's axis autoscaled)."""
+    _check_overheads(hidden_sizes, overheads)
+    values = _budget_values(budget)
+    for x, (bar, text, value) in enumerate(zip(panels.bars, panels.values, values, strict=True)):
+        bar.set_height(value)
+        text.xy = (x, value)
+        text.set_text(f"{value:.3f}")
+    panels.bars_ax.set_ylim(0, max(values) * 1.18)
+    panels.bars_ax.set_title(_bars_title(budget), fontsize=10)
+    panels.curve.set_data(list(hidden_sizes), [100.0 * v for v in overheads])
+    panels.marker.set_data([budget.hidden_size], [100.0 * budget.rounding_overhead])
+    panels.curve_ax.relim()
+    panels.curve_ax.autoscale_view()
+    panels.curve_ax.set_title(_overhead_title(budget), fontsize=10)
+
+
+def lay_out_width_budget_once(
+    panels: WidthBudgetPanels,
+    budgets: Iterable[WidthBudget],
+    overhead_curves: Iterable[Sequence[float]],
+) -> None:
+    """Lay ``panels``' figure out once for a range of budgets and overhead curves, and keep it.
+
+    The layout engine runs once with room, on each panel, for the widest y tick label it shows:
+    the bar panel for any tallest bar from the lowest to the highest of ``budgets`` (so pass the
+    extremes; heights between are sampled), the curve panel for each curve in
+    ``overhead_curves`` (one overhead per hidden size the panels show). Then the engine is
+    switched off and the y labels are pinned where they were placed. For a figure whose updates
+    are drawn over one rendered background (a widget): the panels and their y labels stay put
+    while the y limits and tick labels change.
+    """
+    tops = [max(_budget_values(budget)) * 1.18 for budget in budgets]
+    bar_limits = [(0.0, float(top)) for top in np.geomspace(min(tops), max(tops), 100)]
+    curve_ax, line, marker = panels.curve_ax, panels.curve, panels.marker
+    shown, marked = line.get_data(), marker.get_data()
+    curve_limits = []
+    for overheads in overhead_curves:
+        percent = [100.0 * v for v in overheads]
+        line.set_ydata(percent)
+        marker.set_data(shown[0][:1], percent[:1])  # the marker always sits on the curve
+        curve_ax.relim()
+        curve_ax.autoscale_view()
+        curve_limits.append(curve_ax.get_ylim())
+    line.set_data(*shown)
+    marker.set_data(*marked)
+    curve_ax.relim()
+    curve_ax.autoscale_view()
+    rooms = {panels.bars_ax: bar_limits, curve_ax: curve_limits}
+    saved = {}
+    for ax, limits in rooms.items():
+        saved[ax] = (
+            ax.yaxis.get_major_locator(),
+            ax.yaxis.get_major_formatter(),
+            ax.get_ylim(),
+            ax.get_autoscaley_on(),
+        )
+        widest = _widest_y_tick_label(ax, limits)
+        ax.set_yticks([sum(ax.get_ylim()) / 2], [widest])
+    panels.figure.draw_without_rendering()
+    panels.figure.set_layout_engine("none")
+    for ax, (locator, formatter, limits, autoscale) in saved.items():
+        label_x = ax.transAxes.inverted().transform(ax.yaxis.label.get_position())[0]
+        ax.yaxis.set_label_coords(label_x, 0.5)
+        ax.yaxis.set_major_locator(locator)
+        ax.yaxis.set_major_formatter(formatter)
+        ax.set_ylim(limits)
+        ax.set_autoscaley_on(autoscale)
+
+
+def _widest_y_tick_label(ax: Axes, limits: Iterable[tuple[float, float]]) -> str:
+    """The widest label ``ax``'s y axis (its own locator and formatter) shows at any of
+    ``limits``; ``ax``'s limits and autoscaling are left as they were."""
+    saved, autoscale = ax.get_ylim(), ax.get_autoscaley_on()
+    labels = set()
+    for low, high in limits:
+        ax.set_ylim(low, high)
+        locs = [loc for loc in ax.yaxis.get_majorticklocs() if low <= loc <= high]
+        labels.update(ax.yaxis.get_major_formatter().format_ticks(locs))
+    ax.set_ylim(saved)
+    ax.set_autoscaley_on(autoscale)
+    font = ax.yaxis.get_major_ticks()[0].label1.get_fontproperties()
+    measure = TextToPath()
+    return max(labels, key=lambda s: measure.get_text_width_height_descent(s, font, False)[0])
+
+
 def plot_width_budget(
     budget: WidthBudget,
     hidden_sizes: Sequence[int],
@@ -156,44 +382,4 @@ def plot_width_budget(
     Right: rounding overhead (%) against hidden size for the same rule, ``budget``'s size marked.
     ``overheads[i]`` belongs to ``hidden_sizes[i]`` (see ``rounding_overheads``).
     """
-    if len(hidden_sizes) != len(overheads):
-        raise ValueError(
-            f"hidden_sizes has {len(hidden_sizes)} entries but overheads has {len(overheads)}; "
-            "expected one overhead per hidden size"
-        )
-    if axes is None:
-        fig, axes = new_figure(1, 2)
-    else:
-        fig = axes[0].figure
-    bars, curve = axes[0], axes[1]
-    h = budget.hidden_size
-    labels = ["plain\nm = 4h", "gated\nunrounded", "gated\nrounded"]
-    values = [
-        budget.plain_parameters / h**2,
-        3 * budget.unrounded_width / h,
-        budget.gated_parameters / h**2,
-    ]
-    colors = [PALETTE[0], PALETTE[7], MLP_COLOR]
-    bars.bar(range(3), values, color=colors, edgecolor="black", linewidth=0.5)
-    for x, value in enumerate(values):
-        bars.annotate(
-            f"{value:.3f}",
-            (x, value),
-            xytext=(0, 2),
-            textcoords="offset points",
-            ha="center",
-            fontsize=8,
-        )
-    bars.set_xticks(range(3), labels, fontsize=8)
-    bars.set_ylim(0, max(values) * 1.18)
-    finish(
-        bars,
-        title=f"h = {h}: m = {budget.width}, {budget.gated_to_plain:.3f}× the plain FFN",
-        ylabel="parameters / h²",
-    )
-    curve.plot(list(hidden_sizes), [100.0 * v for v in overheads], color=MLP_COLOR, linewidth=1.2)
-    curve.plot([h], [100.0 * budget.rounding_overhead], marker="o", color="black", markersize=7)
-    overhead = 100 * budget.rounding_overhead
-    title = f"Rounding up to a multiple of {budget.rule.multiple_of} costs {overhead:.2f}% here"
-    finish(curve, title=title, xlabel="hidden size h", ylabel="extra gated parameters (%)")
-    return fig
+    return new_width_budget_panels(budget, hidden_sizes, overheads, axes).figure
