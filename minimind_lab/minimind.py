@@ -8,6 +8,11 @@ Two MiniMind generations are described, and ``MiniMindConfig.version`` picks one
 * ``"minimind3"``: the width is ``ceil(h·π/64)·64``; no FFN dropout; a per-head RMSNorm on
   queries and keys (``q_norm``, ``k_norm``) before RoPE; ``rms_norm_eps=1e-6``; 4 key/value heads.
 
+``dropout`` is accepted for both, as MiniMind accepts it. In MiniMind's own model it also acts in
+attention and after the embedding (both generations); this package models the FFN's only, so for
+minimind-3, whose ``FeedForward`` has none, the value is kept in the config and used nowhere here
+(the logits match MiniMind's in eval mode, where dropout is off anyway).
+
 ``VERSIONS`` holds these differences as data, with the MiniMind commit each was read from. The
 arithmetic and the state-dict keys match MiniMind's ``model/model_minimind.py`` (``gate_proj``,
 ``up_proj``, ``down_proj``), so a MiniMind checkpoint loads unchanged; the code is written fresh
@@ -199,11 +204,6 @@ class MiniMindConfig:
         _check_number("dropout", self.dropout, 0.0, low_inclusive=True)
         if self.dropout >= 1.0:
             raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        if self.dropout and not spec.ffn_dropout:
-            raise ValueError(
-                f"dropout={self.dropout!r}, but {self.version}'s FeedForward has no dropout; "
-                "expected 0.0 (or version='minimind2')"
-            )
         _check_number("rms_norm_eps", self.rms_norm_eps, 0.0, low_inclusive=True)
         _check_number("rope_theta", self.rope_theta, 0.0, low_inclusive=False)
         _check_bool("use_attention", self.use_attention)

@@ -228,9 +228,16 @@ def test_zero_width_is_never_built_from_a_mutated_config() -> None:
         ml.FeedForward(config)
 
 
-def test_minimind3_has_no_ffn_dropout_to_set() -> None:
-    with pytest.raises(ValueError, match="minimind3's FeedForward has no dropout"):
-        ml.MiniMindConfig(version="minimind3", dropout=0.1)
+def test_minimind3_accepts_dropout_but_its_ffn_has_none() -> None:
+    """minimind-3's own config accepts dropout (for attention and the embedding); only its
+    FeedForward has none. Refusing the value rejected a config minimind-3 accepts."""
+    config = ml.MiniMindConfig(hidden_size=64, version="minimind3", dropout=0.1)
+    mlp = ml.FeedForward(config).train()
+    assert isinstance(mlp.dropout, torch.nn.Identity)
+    x = torch.randn(4, 64)
+    assert torch.equal(mlp(x), mlp.down_proj(mlp.act_fn(mlp.gate_proj(x)) * mlp.up_proj(x)))
+    assert isinstance(ml.FeedForward(ml.MiniMindConfig(hidden_size=64, dropout=0.1)).dropout,
+                      torch.nn.Dropout)  # fmt: skip
 
 
 def test_minimind3_may_set_head_dim_freely() -> None:
