@@ -1,0 +1,101 @@
+"""What every lesson notebook keeps to, beyond its own asserts (strict nbval runs those).
+
+The course's shape: each lesson links the one before and the one after, imports the core and its
+own lesson machinery, ends with exercises that ask for a prediction, leave a cell to work in and
+hide a solution that runs and ends with a one-line conclusion; no stored output holds a machine
+path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def _stream_text(cell: dict) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            text = output.get("text", "")
+            parts.append(text if isinstance(text, str) else "".join(text))
+    return "".join(parts)
+
+
+def test_the_lessons_are_numbered_without_gaps() -> None:
+    numbers = [int(path.name[:2]) for path in NOTEBOOKS]
+    assert numbers == list(range(1, len(numbers) + 1)), [p.name for p in NOTEBOOKS]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_each_lesson_links_its_neighbours(path: Path) -> None:
+    index = NOTEBOOKS.index(path)
+    prose = "\n".join(_source(c) for c in _cells(path) if c["cell_type"] == "markdown")
+    linked = set(re.findall(r"\]\((\d\d_[\w-]+\.ipynb)\)", prose))
+    if index > 0:
+        assert NOTEBOOKS[index - 1].name in linked, f"{path.name} does not link the lesson before"
+    if index < len(NOTEBOOKS) - 1:
+        assert NOTEBOOKS[index + 1].name in linked, f"{path.name} does not link the lesson after"
+    assert linked <= {p.name for p in NOTEBOOKS}, f"{path.name} links a lesson that does not exist"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_each_lesson_imports_the_core_and_its_own_machinery(path: Path) -> None:
+    code = "\n".join(_source(c) for c in _cells(path) if c["cell_type"] == "code")
+    assert "import minimind_lab as ml" in code
+    assert re.search(rf"from minimind_lab\.lessons import .*\bl{path.name[:2]}\b", code), (
+        f"{path.name} does not import minimind_lab.lessons.l{path.name[:2]}"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes(
+    path: Path,
+) -> None:
+    cells = _cells(path)
+    solutions = [
+        i for i, c in enumerate(cells) if "solution" in c.get("metadata", {}).get("tags", [])
+    ]
+    assert len(solutions) >= 2, f"{path.name}: fewer than two exercises with a tagged solution"
+    for i in solutions:
+        cell = cells[i]
+        hidden = cell.get("metadata", {}).get("jupyter", {})
+        assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), (
+            f"{path.name} cell {i}: the solution must hide its code and its output"
+        )
+        work = cells[i - 1]
+        assert work["cell_type"] == "code" and _source(work).strip() in ("", "# your code here"), (
+            f"{path.name} cell {i - 1}: expected an empty cell to work in before the solution"
+        )
+        question = next(c for c in reversed(cells[: i - 1]) if c["cell_type"] == "markdown")
+        asked = _source(question).lower()
+        assert any(word in asked for word in ("predict", "guess", "before you run")), (
+            f"{path.name}: the exercise before cell {i} does not ask for a prediction first"
+        )
+        lines = _stream_text(cell).strip().splitlines()
+        assert lines and lines[-1].startswith("Conclusion: "), (
+            f"{path.name} cell {i}: the solution does not end with a one-line conclusion"
+        )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_no_stored_output_holds_a_machine_path(path: Path) -> None:
+    for i, cell in enumerate(_cells(path)):
+        outputs = json.dumps(cell.get("outputs", []))
+        found = MACHINE_PATH.findall(outputs)
+        assert not found, f"{path.name} cell {i} stores {found[0]!r}"
