@@ -79,6 +79,12 @@ def test_parameter_plot_labels_its_bars() -> None:
         l09.plot_moe_parameter_counts({})
     with pytest.raises(ValueError, match="expected triples"):
         l09.plot_moe_parameter_counts({"dense": 1, "total": 2})
+    # The default title names the bars only; a caller says what they compare.
+    assert fig.axes[0].get_title() == "Parameters: dense FFN, MoE stored, MoE used per token"
+    titled = l09.plot_moe_parameter_counts(counts, title="E = 4, k = 1")
+    assert titled.axes[0].get_title() == "E = 4, k = 1"
+    with pytest.raises(ValueError, match="title must be a non-empty string"):
+        l09.plot_moe_parameter_counts(counts, title="")
 
 
 def test_widget_redraws_with_the_parameter_formulas() -> None:

@@ -177,17 +177,27 @@ def _count_text(value: int) -> str:
 _COUNT_COLORS = (MLP_COLOR, PALETTE[3], PALETTE[4])
 
 
+#: The count panel's title when the caller gives none: what the bars are, nothing more.
+_COUNTS_TITLE = "Parameters: dense FFN, MoE stored, MoE used per token"
+#: The widget's count panel: its sliders move E, k and S, so the title can say what each drives.
+_WIDGET_COUNTS_TITLE = "Stored grows with E and S, used per token with k and S"
+
+
 def plot_moe_parameter_counts(
     counts: Mapping[str, int],
     ax: Axes | None = None,
     panel_size: Sequence[float] | None = None,
+    title: str = _COUNTS_TITLE,
 ) -> Figure:
     """Bars of parameter counts, in triples: dense FFN, MoE total (stored), MoE active per token.
 
     ``counts`` maps bar labels to counts, three per layer compared (one triple for one layer, two
     for MiniMind2 beside minimind-3); each triple's bars take the same three colours, with a gap
-    between triples. Each bar is annotated with its count in thousands or millions.
+    between triples. Each bar is annotated with its count in thousands or millions. ``title``
+    should say what the bars compare (the default names the three bars only).
     """
+    if not isinstance(title, str) or not title:
+        raise ValueError(f"title must be a non-empty string, got {title!r}")
     if not counts:
         raise ValueError("counts is empty; expected a mapping of labels to parameter counts")
     if len(counts) % 3:
@@ -207,7 +217,7 @@ def plot_moe_parameter_counts(
     ax.set_xticks(positions, labels, fontsize=8)
     ax.set_ylim(0, max(values) * 1.15)
     ax.yaxis.set_major_formatter(EngFormatter(sep=""))  # 10M, 20k: no offset text over the title
-    finish(ax, title="Stored parameters grow with E, used ones with k", ylabel="parameters")
+    finish(ax, title=title, ylabel="parameters")
     ax.grid(False, axis="x")
     return fig
 
@@ -327,7 +337,7 @@ def new_moe_panels(
     )
     ax_counts.set_ylim(0, max_count * 1.15)
     ax_counts.yaxis.set_major_formatter(EngFormatter(sep=""))
-    finish(ax_counts, title="Stored parameters grow with E, used ones with k", ylabel="parameters")
+    finish(ax_counts, title=_WIDGET_COUNTS_TITLE, ylabel="parameters")
     ax_counts.grid(False, axis="x")
     ax_counts.set_axisbelow(True)  # grid lines under the bars, which an update draws on top
     return MoEPanels(
