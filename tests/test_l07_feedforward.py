@@ -132,7 +132,7 @@ def test_widget_is_registered_and_redraws_with_the_right_numbers() -> None:
 
 def test_relu_gates_close_about_half_the_features() -> None:
     _, html = l07.draw_feedforward(256, "relu")
-    closed = float(html.split("&lt; 0.05): ")[1].rstrip("%")) / 100
+    closed = float(html.split(f"&lt; {l07.SETUP.closed_below}): ")[1].rstrip("%")) / 100
     assert 0.45 < closed < 0.65  # ReLU zeroes every negative pre-activation
     _, html = l07.draw_feedforward(256, "sigmoid")
     assert html.endswith("0.0%")  # σ stays far from 0 for these small pre-activations

@@ -30,14 +30,15 @@ class Setup:
 
     ``hidden_size``: the notebook's module and the widget's start (MiniMind2-Small's 512);
     ``n_tokens``: tokens of the widget's pass; ``closed_below``: when |act(gate)| counts as a
-    closed gate; ``checkpoint_*``: the tiny MiniMind2 model whose checkpoint the notebook writes.
+    closed gate (0.1, the threshold lesson 05's gate census uses); ``checkpoint_*``: the tiny
+    MiniMind model whose checkpoints (MiniMind2's layout and minimind-3's) the notebook writes.
     """
 
     hidden_size: int = 512
     n_tokens: int = 16
     weight_seed: int = 0
     input_seed: int = 1
-    closed_below: float = 0.05
+    closed_below: float = 0.1
     checkpoint_hidden_size: int = 64
     checkpoint_layers: int = 2
     checkpoint_heads: int = 4
