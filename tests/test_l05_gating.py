@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 
@@ -222,6 +223,11 @@ def test_equal_budget_plot_panels_and_colours(race: l05.BudgetResult) -> None:
     assert colours["SwiGLU"] != colours["Plain SiLU"]  # plain and gated never share a colour
     assert len(alone.get_lines()) == len(race.seeds)  # every bilinear seed on its own panel
     assert "below 1e-" in alone.get_title()
+    # A loss at the rounding floor depends on the platform: the title claims no bound below 1e-6.
+    floored = dataclasses.replace(
+        race, final_loss={**race.final_loss, "Bilinear": [1e-13] * len(race.seeds)}
+    )
+    assert "every seed ends below 1e-6" in l05.plot_equal_budget(floored).axes[2].get_title()
     assert len(l05.plot_equal_budget(race, alone=()).axes) == 2
     with pytest.raises(ValueError, match="alone"):
         l05.plot_equal_budget(race, alone=("GEGLU",))
@@ -250,6 +256,12 @@ def test_gated_product_plot_uses_the_variant_colour() -> None:
     lines = fig.axes[0].get_lines()
     assert len(lines) == 5  # other, gate, content, product, zero line
     assert to_hex(lines[3].get_color()) == GLU_COLORS["SwiGLU"].lower()
+    # the grey curves have a legend entry, after the unit's own three
+    labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["gate: silu(1·t)", "content: t", "output: gate · content"] + [
+        "outputs of the other variants"
+    ]
+    assert len(l05.plot_gated_product(curve).axes[0].get_legend().get_texts()) == 3
     assert fig.axes[0].get_title().startswith("SwiGLU")
 
 

@@ -214,8 +214,10 @@ def plot_equal_budget(
         alone_ax.set_yscale("log")
         alone_ax.minorticks_off()
         worst = max(max(result.final_loss[name]) for name in alone)
-        bound = 10.0 ** (math.floor(math.log10(worst)) + 1) if worst > 0 else 0.0
-        ends = f"ends below {bound:.0e}" if worst > 0 else "ends at 0"
+        # A loss near the rounding floor (1e-13 here) depends on the platform: the title claims
+        # no bound below 1e-6.
+        exponent = max(math.floor(math.log10(worst)) + 1, -6) if worst > 0 else None
+        ends = f"ends below 1e{exponent}" if exponent is not None else "ends at 0"
         finish(
             alone_ax,
             title=f"{', '.join(alone)} on its own:\nevery seed {ends}",
@@ -258,7 +260,8 @@ class GatedProductPanel:
     show another curve on the same figure.
 
     ``others``: the grey products, one line each; ``gate``, ``content``, ``product``: the unit's
-    three curves; ``zero``: the line at 0; ``legend``: the legend of the three curves.
+    three curves; ``zero``: the line at 0; ``legend``: the legend of the three curves and, when
+    there are others, one entry for all the grey ones.
     """
 
     figure: Figure
@@ -287,7 +290,14 @@ def new_gated_product_panel(
     fig, ax = axes_or_new(ax)
     t = curve.t.numpy()
     other_lines = tuple(
-        ax.plot(t, other.product.numpy(), color="0.75", linewidth=1.0)[0] for other in others
+        ax.plot(
+            t,
+            other.product.numpy(),
+            color="0.75",
+            linewidth=1.0,
+            label="outputs of the other variants" if index == 0 else None,
+        )[0]
+        for index, other in enumerate(others)
     )
     style = _gated_style(curve)
     (gate,) = ax.plot(
@@ -311,13 +321,13 @@ def new_gated_product_panel(
     ax.set_ylim(*_gated_limits(curve))
     zero = ax.axhline(0, color="0.5", linewidth=0.6)
     finish(
-        ax,
-        title=_gated_title(curve),
-        xlabel="t (both projections of one input)",
-        ylabel="value",
-        legend=True,
+        ax, title=_gated_title(curve), xlabel="t (both projections of one input)", ylabel="value"
     )
-    return GatedProductPanel(fig, ax, other_lines, gate, content, product, zero, ax.get_legend())
+    # The unit's three curves first, then one grey entry for all the other variants.
+    legend = ax.legend(
+        handles=[gate, content, product, *other_lines[:1]], fontsize=8, frameon=False
+    )
+    return GatedProductPanel(fig, ax, other_lines, gate, content, product, zero, legend)
 
 
 def update_gated_product_panel(
@@ -342,7 +352,7 @@ def update_gated_product_panel(
     panel.gate.set_label(_gate_label(curve))
     # The legend keeps its own copies of the three lines: its first text and the handles of the
     # gate and the product follow the unit. Its place ("best") is found anew at every draw.
-    gate_handle, _content_handle, product_handle = panel.legend.legend_handles
+    gate_handle, _content_handle, product_handle, *_grey = panel.legend.legend_handles
     panel.legend.get_texts()[0].set_text(_gate_label(curve))
     for handle in (gate_handle, product_handle):
         handle.set_color(color)
@@ -393,7 +403,8 @@ def plot_gated_product(
     """One gated unit on a line: ``act(a·t)`` (gate), ``t`` (content) and their product.
 
     The unit is drawn in its GLU variant's colour (its activation's when ``curve.variant`` is
-    ``None``); ``others``: products of other gate activations, drawn thin and grey.
+    ``None``); ``others``: products of other gate activations, drawn thin and grey, with one legend
+    entry for all of them.
     """
     return new_gated_product_panel(curve, others, ax).figure
 
