@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import math
+import re
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 import sympy as sp
@@ -17,6 +20,8 @@ import minimind_lab as ml
 from minimind_lab.lessons import l06
 from minimind_lab.widgets import WIDGET_REGISTRY
 from minimind_lab.widgets.base import figure_to_png
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_eight_thirds.ipynb"
 
 # Typed in from the sources (model cards, params.json/config.json), independently of the package.
 PUBLISHED = {
@@ -68,6 +73,20 @@ def test_published_table_matches_the_sources_and_the_rule() -> None:
         assert l06.published_width(name).hidden == hidden
     with pytest.raises(ValueError, match="unknown model"):
         l06.published_width("GPT-2")
+
+
+def test_notebook_table_matches_the_package_data() -> None:
+    # The lesson shows the published widths as a markdown table with their sources; the package
+    # holds them as data for the plots. The two copies must agree, row for row.
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    rows = {}
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and "| published FFN width |" in cell.source:
+            for line in cell.source.splitlines():
+                fields = [f.strip() for f in line.strip().strip("|").split("|")]
+                if len(fields) == 5 and fields[1].isdigit():
+                    rows[fields[0]] = (int(fields[1]), int(fields[3]))
+    assert rows == {row.name: (row.hidden, row.published_width) for row in l06.PUBLISHED_WIDTHS}
 
 
 def test_minimind3_rule_written_as_in_minimind() -> None:
@@ -135,6 +154,29 @@ def test_linear_layer_times() -> None:
         l06.linear_layer_times(widths=(0,))
 
 
+def _timed(seconds: dict[int, float]) -> l06.LayerTimes:
+    return l06.LayerTimes(hidden_size=8, tokens=4, repeats=1, device="cpu", seconds=seconds)
+
+
+def test_timing_verdict_names_an_effect_only_when_every_run_shows_it() -> None:
+    same = _timed({1365: 1365e-6, 1408: 1408e-6})  # equal time per unit
+    faster = _timed({1365: 1365e-6, 1408: 1408e-6 * 0.8})
+    slower = _timed({1365: 1365e-6, 1408: 1408e-6 * 1.3})
+    assert "pays here" in l06.timing_verdict([faster, faster], 1408, 1365)
+    assert "does not pay here" in l06.timing_verdict([slower, slower], 1408, 1365)
+    for runs in ([same, same], [faster, same], [faster, slower]):
+        assert "no measurable effect" in l06.timing_verdict(runs, 1408, 1365)
+    verdict = l06.timing_verdict([faster, same], 1408, 1365, tolerance=0.1)
+    assert verdict.startswith("on cpu, 2 runs: ") and "10%" in verdict
+    assert re.findall(r"\d+", verdict) == ["2", "10", "1408", "1365"]  # no timing in it
+    with pytest.raises(ValueError, match="runs is empty"):
+        l06.timing_verdict([], 1408, 1365)
+    with pytest.raises(ValueError, match="tolerance"):
+        l06.timing_verdict([same], 1408, 1365, tolerance=1.5)
+    with pytest.raises(ValueError, match="did not time"):
+        l06.timing_verdict([same], 1536, 1365)
+
+
 def test_sizing_plots() -> None:
     parity = l06.parameter_parity(l06.PUBLISHED_WIDTHS)
     fig = l06.plot_parameter_parity(parity)
@@ -142,6 +184,13 @@ def test_sizing_plots() -> None:
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert any("MiniMind2" in label for label in labels)
     assert any("Llama 3" in label for label in labels)
+    # the models the parity ring covers are shown again, zoomed in, in an inset
+    (inset,) = fig.axes[0].child_axes
+    zoomed = {c.get_label() for c in inset.collections}
+    assert zoomed == {"MiniMind2 (published widths)", "LLaMA-1 (published widths)"}
+    low, high = inset.get_xlim()
+    assert low < 8 / 3 and high > 2.75  # from the crossing to MiniMind2-Small
+    assert not l06.plot_parameter_parity(l06.parameter_parity()).axes[0].child_axes  # no models
     fig = l06.plot_model_budgets(parity)
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()][0] == "MiniMind2-Small"
     with pytest.raises(ValueError, match="empty"):

@@ -194,7 +194,7 @@ def gate_distribution() -> Figure:
     lesson="06",
     caption="Parameters of a plain and a gated FFN, counted on the modules at every width m, "
     "against m/h: the gated FFN at m = 8h/3 weighs what the plain one does at 4h; real models sit "
-    "near the crossing",
+    "near the crossing (an inset zooms in on the ones it covers)",
     plot_function="plot_parameter_parity",
 )
 def parameter_parity() -> Figure:

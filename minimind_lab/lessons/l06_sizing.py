@@ -3,8 +3,9 @@
 A plain FFN at width ``4h`` holds ``2·h·4h = 8h²`` weights; a gated one at width ``m`` holds
 ``3·h·m``; they match at ``m = 8h/3``. ``parameter_parity`` counts both on real modules and reads
 the crossing off the counts. Real models round the width up to a hardware-friendly multiple (and
-Llama 3 scales it first), which costs a few extra parameters (``width_budget``); whether the
-rounded width runs faster is a property of the hardware, which ``linear_layer_times`` measures.
+Llama 3 scales it first), which costs extra parameters, at most ``multiple_of − 1`` units
+(``width_budget``); whether the rounded width runs faster is a property of the hardware, which
+``linear_layer_times`` measures and ``timing_verdict`` sums up without printing any timing.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "published_width",
     "recomputed_width",
     "rounding_overheads",
+    "timing_verdict",
     "width_budget",
 ]
 
@@ -359,4 +361,42 @@ def linear_layer_times(
         repeats=repeats,
         device=str(target),
         seconds={w: statistics.median(v) for w, v in samples.items()},
+    )
+
+
+def timing_verdict(
+    runs: Sequence[LayerTimes], rounded: int, unrounded: int, tolerance: float = 0.1
+) -> str:
+    """Whether width ``rounded`` costs less time per unit than ``unrounded``, over several runs.
+
+    ``runs``: results of ``linear_layer_times`` that timed both widths. Each run gives the ratio
+    ``per_unit[rounded] / per_unit[unrounded]``; the verdict names an effect only when every run
+    shows it by more than ``tolerance`` (a fraction, e.g. 0.1 for 10 %). The sentence holds no
+    timing, so it reads the same on machines whose numbers differ. Raises ``ValueError`` for no
+    runs, a width a run did not time, or a tolerance outside ``(0, 1)``.
+    """
+    if not runs:
+        raise ValueError("runs is empty; expected at least one LayerTimes")
+    if not 0 < tolerance < 1:
+        raise ValueError(f"tolerance must be a fraction between 0 and 1, got {tolerance!r}")
+    for run in runs:
+        missing = [w for w in (rounded, unrounded) if w not in run.seconds]
+        if missing:
+            raise ValueError(f"a run did not time width(s) {missing}; it timed {list(run.seconds)}")
+    ratios = [run.per_unit[rounded] / run.per_unit[unrounded] for run in runs]
+    percent = f"{tolerance:.0%}"
+    where = f"on {runs[0].device}, {len(runs)} run{'s' if len(runs) > 1 else ''}"
+    if all(r < 1 - tolerance for r in ratios):
+        return (
+            f"{where}: {rounded} wide costs less time per unit than {unrounded} wide by more than "
+            f"{percent} in every run: the rounding pays here"
+        )
+    if all(r > 1 + tolerance for r in ratios):
+        return (
+            f"{where}: {rounded} wide costs more time per unit than {unrounded} wide by more than "
+            f"{percent} in every run: the rounding does not pay here"
+        )
+    return (
+        f"{where}: no difference of more than {percent} in time per unit between {rounded} and "
+        f"{unrounded} wide that every run agrees on: no measurable effect of the rounding here"
     )

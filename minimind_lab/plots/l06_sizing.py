@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Annotation
 from matplotlib.textpath import TextToPath
+from matplotlib.ticker import MaxNLocator
 
 from ..lessons.l06_sizing import ParameterParity, WidthBudget
 from .style import MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
@@ -39,12 +40,34 @@ def _family(name: str) -> str:
     return head if head and tail.endswith("B") else name
 
 
+def _draw_families(ax: Axes, families: dict[str, list[tuple[float, float]]], scale: float) -> None:
+    """One marker style per family, the first family's markers larger and drawn under the others,
+    so that models at the same point (MiniMind2-MoE and LLaMA-1 13B, both at m/h = 2.7) stay
+    visible: a small marker inside a larger one."""
+    for index, (family, points) in enumerate(families.items()):
+        if not points:  # a family outside this view keeps its style index
+            continue
+        xs, ys = zip(*points, strict=True)
+        ax.scatter(
+            xs,
+            ys,
+            marker=_FAMILY_MARKERS[index % len(_FAMILY_MARKERS)],
+            s=scale * (2.2 if index == 0 else 1.0),
+            color=PALETTE[(index + 2) % 7],
+            edgecolors="black",
+            linewidths=0.5,
+            zorder=5 if index == 0 else 6,
+            label=f"{family} (published widths)",
+        )
+
+
 def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Figure:
     """Counted parameters per ``h²`` against ``m/h``: the plain and the gated line, and where the
     gated one reaches the plain FFN's budget at ``m = 4h`` (``parity.crossing``).
 
     Real models (``parity.models``) sit on the gated line at their published ``m/h``, one marker
-    per family.
+    per family. When two or more of them lie within 0.15 of the crossing, an inset (lower right)
+    zooms in on them, so that markers the crossing's ring would cover stay readable.
     """
     fig, ax = axes_or_new(ax, (6.0, 4.0))
     ax.plot(
@@ -84,33 +107,21 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
     ax.annotate(
         f"parity: m/h = {parity.crossing:.3f}",
         (parity.crossing, budget),
-        xytext=(parity.crossing + 0.3, budget - 5.5),
-        arrowprops={"arrowstyle": "->", "color": "0.3"},
+        xytext=(parity.crossing - 1.9, budget + 1.2),
+        arrowprops={"arrowstyle": "->", "color": "0.3", "shrinkB": 9},
         fontsize=9,
     )
     ax.annotate(
         "plain at m = 4h",
         (4.0, budget),
-        xytext=(4.5, budget - 3.0),
+        xytext=(4.5, budget + 3.2),
         arrowprops={"arrowstyle": "->", "color": "0.3"},
         fontsize=9,
     )
     families: dict[str, list[tuple[float, float]]] = {}
     for name, ratio, to_plain in parity.models:
         families.setdefault(_family(name), []).append((ratio, 8.0 * to_plain))
-    for index, (family, points) in enumerate(families.items()):
-        xs, ys = zip(*points, strict=True)
-        ax.scatter(
-            xs,
-            ys,
-            marker=_FAMILY_MARKERS[index % len(_FAMILY_MARKERS)],
-            s=40,
-            color=PALETTE[(index + 2) % 7],
-            edgecolors="black",
-            linewidths=0.5,
-            zorder=5,
-            label=f"{family} (published widths)",
-        )
+    _draw_families(ax, families, scale=30)
     ax.set_xlim(0, max(parity.ratios))
     ax.set_ylim(0, max(parity.gated[-1], parity.plain_at_4h) * 1.05)
     finish(
@@ -121,7 +132,37 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         ylabel="FFN parameters / h²",
         legend=True,
     )
+    near = [ratio for _, ratio, _ in parity.models if abs(ratio - parity.crossing) < 0.15]
+    if len(near) >= 2:
+        _zoom_on_parity(ax, parity, families, near)
     return fig
+
+
+def _zoom_on_parity(
+    ax: Axes,
+    parity: ParameterParity,
+    families: dict[str, list[tuple[float, float]]],
+    near: Sequence[float],
+) -> None:
+    """An inset in ``ax``'s lower right: the gated line, the budget and the models at ``near``."""
+    inset = ax.inset_axes([0.67, 0.1, 0.32, 0.26])
+    low = min(min(near), parity.crossing) - 0.02
+    high = max(max(near), parity.crossing) + 0.02
+    inset.plot([low, high], [3 * low, 3 * high], color=MLP_COLOR, linewidth=1.6)
+    inset.axhline(parity.plain_at_4h, color="0.4", linestyle=":", linewidth=1.0)
+    inset.axvline(parity.crossing, color="black", linewidth=0.8, alpha=0.6)
+    zoomed = {
+        family: [(x, y) for x, y in points if low <= x <= high]
+        for family, points in families.items()
+    }
+    _draw_families(inset, zoomed, scale=30)
+    inset.set_xlim(low, high)
+    inset.set_ylim(3 * low, 3 * high)
+    inset.xaxis.set_major_locator(MaxNLocator(3))
+    inset.yaxis.set_major_locator(MaxNLocator(3))
+    inset.tick_params(labelsize=7)
+    inset.set_title("zoom on the ring", fontsize=8)
+    inset.grid(True, alpha=0.3, linewidth=0.6)
 
 
 def plot_model_budgets(parity: ParameterParity, ax: Axes | None = None) -> Figure:
@@ -150,7 +191,7 @@ def plot_model_budgets(parity: ParameterParity, ax: Axes | None = None) -> Figur
     ax.set_xlim(min(0.0, min(excess)) - 1, max(excess) * 1.2 + 1)
     finish(
         ax,
-        title="Rounding costs a few percent at most; ×1.3 and π are choices",
+        title="Rounding costs these models a few percent at most; ×1.3 and π are choices",
         xlabel="gated FFN parameters above 8h² (%)",
     )
     return fig
