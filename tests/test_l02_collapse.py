@@ -268,3 +268,45 @@ def test_single_layer_runs_share_one_cache_entry() -> None:
     assert a.activation == b.activation == "none" and a.losses == b.losses
     with pytest.raises(ValueError, match="unknown activation"):
         l02.train_stack("spirals", "softsign", depth=0)
+
+
+def test_train_stack_is_the_lessons_training_cell_as_a_function() -> None:
+    # The notebook builds a stack under ml.seeded, trains it with ml.fit and then calls
+    # train_stack with the same arguments: both must be the very same run.
+    data = l02.make_dataset("xor", seed=5)
+    with ml.seeded(5):
+        model = l02.make_stack("gelu", depth=2, width=8)
+    with l02.one_thread():
+        losses = ml.fit(model, data.x, data.y, loss="cross_entropy", steps=20, lr=0.01)
+    cached = l02.train_stack("xor", "gelu", depth=2, width=8, steps=20, lr=0.01, seed=5)
+    assert cached.losses == losses
+    assert cached.accuracy == l02.accuracy(model, data)
+    with torch.no_grad():
+        assert torch.equal(cached.model(data.x), model(data.x))
+
+
+def test_lowest_linear_loss_is_the_floor_under_every_linear_classifier() -> None:
+    import math
+
+    spirals = l02.make_dataset("spirals", seed=0)
+    floor = l02.lowest_linear_loss(spirals)
+    assert 0.5 < floor < math.log(2)
+    for depth in (0, 4):  # one linear layer, five linear layers: neither gets below the floor
+        trained = l02.train_stack("spirals", "none", depth=depth)
+        assert trained.losses[-1] > floor - 1e-5, depth
+    # XOR's blobs sit symmetrically: no linear classifier does much better than the 50/50 guess.
+    assert abs(l02.lowest_linear_loss(l02.make_dataset("xor", seed=0)) - math.log(2)) < 0.005
+    # A separable set has no floor above 0: the loss keeps falling.
+    x = torch.tensor([[-1.0, 0.3], [-2.0, -1.0], [1.0, 2.0], [0.5, -0.4]])
+    separable = l02.Dataset2D("separable", x, torch.tensor([0, 0, 1, 1]))
+    assert l02.lowest_linear_loss(separable) < 0.01
+    # Deterministic and leaves the caller's random state alone (it draws nothing).
+    torch.manual_seed(7)
+    expected = torch.rand(2)
+    torch.manual_seed(7)
+    assert l02.lowest_linear_loss(spirals) == floor
+    assert torch.equal(torch.rand(2), expected)
+    with pytest.raises(ValueError, match="Dataset2D"):
+        l02.lowest_linear_loss(spirals.x)
+    with pytest.raises(ValueError, match="max_iter"):
+        l02.lowest_linear_loss(spirals, max_iter=0)

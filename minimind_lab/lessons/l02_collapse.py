@@ -1,12 +1,13 @@
 """Lesson 02's experiments: what a stack of layers can do with and without an activation.
 
-Three pieces, all computation (the pictures live in ``plots.collapse``):
+Four pieces, all computation (the pictures live in ``plots.collapse``):
 
 * small 2-D classification data sets made in code (XOR, moons, spirals);
 * a grid of 2-D lines pushed through a small fixed network, to see a linear map rotate, scale and
   shear while an activation (激活函数) bends lines, flattens regions (ReLU) or folds the plane
   over (GELU, SiLU), each measured: ``line_bend`` and the signed area scale ``area_scale``;
-* the best straight line for a data set (``best_line``), the baseline a linear model cannot beat;
+* the best straight line for a data set (``best_line``), the baseline a linear model cannot beat,
+  and the lowest cross-entropy any linear classifier reaches on it (``lowest_linear_loss``);
 * deep stacks trained on a data set with and without an activation, with their accuracy and the
   decision regions they draw. Training goes through ``minimind_lab.fit``.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .._checks import check_positive_int
@@ -44,6 +46,7 @@ __all__ = [
     "decision_regions",
     "grid_lines",
     "line_bend",
+    "lowest_linear_loss",
     "make_dataset",
     "make_stack",
     "one_thread",
@@ -268,6 +271,44 @@ def best_line(data: Dataset2D, n_angles: int = 720) -> BestLine:
         normal=normals[a].float(),
         offset=offset,
     )
+
+
+def lowest_linear_loss(data: Dataset2D, max_iter: int = 100) -> float:
+    """The lowest cross-entropy one linear layer ``Linear(2, 2)`` can reach on ``data``.
+
+    The cross-entropy of a linear classifier is convex in its six parameters (convex in the
+    logits, which are linear in the parameters), so the minimum found is the global one: the
+    floor under every linear classifier, however many linear layers it is written as (they
+    collapse into one). Found by L-BFGS, in float64, on the full batch, starting from all-zero
+    weights, the 50/50 guess with loss ``ln 2``. ``data``: points ``(N, 2)``, labels ``(N,)``.
+    If a straight line separates ``data`` completely, the loss has no minimum (it falls towards
+    0) and the result is where ``max_iter`` iterations stopped.
+    """
+    if not isinstance(data, Dataset2D):
+        raise ValueError(f"data must be a Dataset2D, got {type(data).__name__}")
+    check_positive_int("max_iter", max_iter)
+    x, y = data.x.double(), data.y
+    # All-zero weight (2, 2) and bias (2,): the 50/50 guess. Nothing random is drawn.
+    weight = torch.zeros(2, 2, dtype=x.dtype, device=x.device, requires_grad=True)
+    bias = torch.zeros(2, dtype=x.dtype, device=x.device, requires_grad=True)
+    optimizer = torch.optim.LBFGS(
+        [weight, bias],
+        max_iter=max_iter,
+        tolerance_grad=1e-10,
+        tolerance_change=1e-14,
+        line_search_fn="strong_wolfe",
+    )
+
+    def closure() -> Tensor:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(F.linear(x, weight, bias), y)  # logits x·Wᵀ + b: (N, 2)
+        loss.backward()
+        return loss
+
+    with one_thread(), torch.enable_grad():
+        optimizer.step(closure)
+        with torch.no_grad():
+            return F.cross_entropy(F.linear(x, weight, bias), y).item()
 
 
 def make_stack(activation: str, depth: int = 4, width: int = 32) -> nn.Sequential:
