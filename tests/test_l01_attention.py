@@ -137,7 +137,18 @@ def test_plots_return_labeled_figures(block_and_x) -> None:
     assert all(ax.get_ylabel() for ax in fig.axes[:2])
     _assert_labeled(l01.plot_perturbation_response(attn[:, 0], mlp[:, 0], position=0))
     split = l01.block_parameter_split(ml.minimind2_config("MiniMind2-Small"))
-    _assert_labeled(l01.plot_parameter_split({"small": split}))
+    fig = l01.plot_parameter_split({"small": split})
+    _assert_labeled(fig)
+    # The norms' bar is far below a pixel at real sizes: the legend says so, with their share.
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert (
+        legend[2]
+        == f"RMSNorms: at most {split.norms / split.total:.2%}\nof a block, too thin to see"
+    )
+    # A split whose norms are a visible share (here 10 %) gets the plain label.
+    visible = l01.BlockParameterSplit(4, 16, 1, 1, attention=64, mlp=192, norms=8 + 16 + 4)
+    fig = l01.plot_parameter_split({"visible": visible})
+    assert fig.axes[0].get_legend().get_texts()[2].get_text() == "RMSNorms"
     with pytest.raises(ValueError, match="square"):
         l01.plot_jacobian_blocks(attn[:2], mlp)
 
