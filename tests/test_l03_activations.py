@@ -144,6 +144,28 @@ def test_gradient_vanishes_with_sigmoid_and_survives_with_relu() -> None:
     assert sweep.norms["sigmoid"][1] == pytest.approx(math.sqrt(seeds[0][1] * seeds[1][1]))
 
 
+def test_factor_and_rule_of_thumb_seed_by_seed() -> None:
+    sweep = l03.gradient_norm_vs_depth(["sigmoid", "gelu"], depths=(1, 4, 8), seeds=2)
+    assert sweep.seeds == (0, 1)
+    for seed in sweep.seeds:
+        runs = sweep.per_seed["gelu"][seed]
+        expected = (runs[-1] / runs[0]) ** (1 / 7)
+        assert sweep.decay_per_layer("gelu", seed) == pytest.approx(expected, rel=1e-12)
+        # The rule for one seed reads that seed's slopes, not the mean over seeds.
+        slopes = sweep.slope_sq_per_seed["gelu"][seed][1:8]
+        rule = sweep.gain * math.exp(sum(0.5 * math.log(v) for v in slopes) / len(slopes))
+        assert sweep.rule_of_thumb("gelu", seed) == pytest.approx(rule, rel=1e-12)
+    # The seeds differ (GELU's spread is what lesson 03 shows), and the mean lies between them.
+    per_seed = [sweep.decay_per_layer("gelu", s) for s in sweep.seeds]
+    assert per_seed[0] != per_seed[1]
+    assert min(per_seed) <= sweep.decay_per_layer("gelu") <= max(per_seed)
+    for bad in (2, -1, True, 0.5):
+        with pytest.raises(ValueError, match="seed must be an int in 0..1"):
+            sweep.decay_per_layer("gelu", bad)
+        with pytest.raises(ValueError, match="seed must be an int in 0..1"):
+            sweep.rule_of_thumb("gelu", bad)
+
+
 def test_first_layer_gradient_is_what_the_sweep_measures() -> None:
     sweep = l03.gradient_norm_vs_depth(["silu"], depths=(1, 3, 5), seeds=2)
     for seed in (0, 1):

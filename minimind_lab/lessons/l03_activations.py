@@ -303,7 +303,8 @@ class DepthSweep:
     ``norms[name][k]``: ‖∂L/∂W₁‖ (Frobenius norm, taken in float64; geometric mean over the seeds)
     for a stack of ``depths[k]`` blocks; ``per_seed[name][s][k]``: the same for seed ``s`` alone.
     ``slope_sq[name][l]``: the mean of f′(z)² over the pre-activations ``z`` of layer ``l + 1`` of
-    the deepest stack (averaged over the seeds). ``block`` is one of ``STACK_BLOCKS``; ``gain``
+    the deepest stack (averaged over the seeds); ``slope_sq_per_seed[name][s][l]``: the same for
+    seed ``s`` alone. ``block`` is one of ``STACK_BLOCKS``; ``gain``
     the init scale (weights ~ N(0, gain²/width)). Every norm must be positive and finite: a
     gradient that underflowed to exactly 0 is refused here rather than turned into a factor.
     """
@@ -315,6 +316,7 @@ class DepthSweep:
     block: str = "plain"
     per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
     slope_sq: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    slope_sq_per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.block not in STACK_BLOCKS:
@@ -338,18 +340,36 @@ class DepthSweep:
             )
         return self.norms[name]
 
-    def decay_per_layer(self, name: str) -> float:
+    def _seed_index(self, name: str, seed: int, measured: dict) -> int:
+        runs = measured.get(name, ())
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < len(runs):
+            raise ValueError(
+                f"seed must be an int in 0..{len(runs) - 1} (the seeds measured for {name!r}), "
+                f"got {seed!r}"
+            )
+        return seed
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """The seeds measured one by one (``per_seed``), ``(0, 1, …)``; empty if none were."""
+        return tuple(range(len(next(iter(self.per_seed.values()), ()))))
+
+    def decay_per_layer(self, name: str, seed: int | None = None) -> float:
         """The factor the gradient shrinks (<1) or grows (>1) by per extra layer, on average:
-        ``(norm(deepest) / norm(shallowest)) ** (1 / depth difference)``."""
+        ``(norm(deepest) / norm(shallowest)) ** (1 / depth difference)``, for the geometric mean
+        over the seeds, or for seed ``seed`` alone."""
         norms = self._norms(name)
+        if seed is not None:
+            norms = self.per_seed[name][self._seed_index(name, seed, self.per_seed)]
         span = self.depths[-1] - self.depths[0]
         if span == 0:
             raise ValueError("decay_per_layer needs at least two different depths")
         return math.exp((math.log(norms[-1]) - math.log(norms[0])) / span)
 
-    def rule_of_thumb(self, name: str) -> float:
+    def rule_of_thumb(self, name: str, seed: int | None = None) -> float:
         """``gain·√E[f′(z)²]`` for a plain stack, with E measured layer by layer on the deepest
-        stack (geometric mean over the layers above the shallowest depth).
+        stack (geometric mean over the layers above the shallowest depth), averaged over the seeds
+        or for seed ``seed`` alone.
 
         The rule treats every layer as multiplying the backward signal's norm by the weights' gain
         times the root-mean-square slope; it holds when slopes and signals are independent.
@@ -360,7 +380,12 @@ class DepthSweep:
             raise ValueError(f"the gain·√E[f′²] rule is for plain stacks, not block={self.block!r}")
         if name not in self.slope_sq:
             raise ValueError(f"no slope measurements for {name!r} in this sweep")
-        layers = self.slope_sq[name][self.depths[0] : self.depths[-1]]
+        slopes = self.slope_sq[name]
+        if seed is not None:
+            slopes = self.slope_sq_per_seed[name][
+                self._seed_index(name, seed, self.slope_sq_per_seed)
+            ]
+        layers = slopes[self.depths[0] : self.depths[-1]]
         if not layers:
             raise ValueError("rule_of_thumb needs at least two different depths")
         return self.gain * math.exp(sum(0.5 * math.log(v) for v in layers) / len(layers))
@@ -521,6 +546,7 @@ def gradient_norm_vs_depth(
     norms: dict[str, tuple[float, ...]] = {}
     per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
     slope_sq: dict[str, tuple[float, ...]] = {}
+    slope_sq_per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
     with one_thread():
         for name in names:
             results = [
@@ -533,4 +559,7 @@ def gradient_norm_vs_depth(
             # by DepthSweep below.
             norms[name] = tuple(runs.log().mean(0).exp().tolist())
             slope_sq[name] = tuple(torch.tensor([r[1] for r in results]).mean(0).tolist())
-    return DepthSweep(tuple(depths), norms, width, float(gain), block, per_seed, slope_sq)
+            slope_sq_per_seed[name] = tuple(tuple(r[1]) for r in results)
+    return DepthSweep(
+        tuple(depths), norms, width, float(gain), block, per_seed, slope_sq, slope_sq_per_seed
+    )
