@@ -63,6 +63,14 @@ def test_ratio_to_width() -> None:
             l04.ratio_to_width(8, bad)
 
 
+def test_loss_label_keeps_two_significant_digits() -> None:
+    assert l04.loss_label(0.22821) == "0.23" and l04.loss_label(0.002641) == "0.0026"
+    assert l04.loss_label(0.2971) == "0.30" and l04.loss_label(1) == "1.0"  # trailing zeros kept
+    for bad in (-0.1, float("nan"), True, "0.1"):
+        with pytest.raises(ValueError, match="non-negative number"):
+            l04.loss_label(bad)
+
+
 def test_mlp_stack_shapes_and_parameters() -> None:
     plain = l04.mlp_stack((8, 32, 8), "relu")
     assert isinstance(plain, ml.PlainFFN) and plain.intermediate_size == 32
@@ -283,13 +291,17 @@ def test_width_widget_redraws_with_the_right_numbers() -> None:
     assert "m = 64" in widget.text.value and "2·h·m = 1,024" in widget.text.value
     runs = l04.fit_width("relu", 8.0)
     low, high = runs.loss_range
-    assert f"median {runs.median_loss:.4f} over seeds 0, 1, 2" in widget.text.value
-    assert f"(range {low:.4f}–{high:.4f})" in widget.text.value
+    # Losses are printed to two significant digits (a third would be rounding noise).
+    assert f"median {runs.median_loss:#.2g} over seeds 0, 1, 2" in widget.text.value
+    assert f"(range {low:#.2g}–{high:#.2g})" in widget.text.value
     act.value = "silu"
     assert "SiLU" in widget.text.value
     assert "0% of its hidden entries exactly 0, 0 dead units" in widget.text.value
     ratio.value = 0.5
     assert "m = 4 " in widget.text.value and "2·h·m = 64" in widget.text.value
+    narrow = l04.fit_width("silu", 0.5).median_loss  # about 0.2: four decimals would show noise
+    assert f"median {narrow:#.2g} " in widget.text.value
+    assert f"{narrow:.4f}" not in widget.text.value
     _labeled(widget.draw.figure)
     with pytest.raises(ValueError, match="width ratio m/h must be one of"):
         l04.draw_width(3.0, "relu")

@@ -28,6 +28,7 @@ from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_styl
 
 __all__ = [
     "WidthDashboard",
+    "loss_label",
     "loss_limits",
     "new_width_dashboard",
     "plot_hidden_sparsity",
@@ -58,6 +59,18 @@ def shown_coords(hidden_size: int) -> tuple[int, int, int]:
 def ratio_label(ratio: float) -> str:
     """``0.5`` → ``"½"``, ``4.0`` → ``"4"``: how the lessons write a width ratio m/h."""
     return "½" if ratio == 0.5 else f"{ratio:g}"
+
+
+def loss_label(loss: float) -> str:
+    """A loss to two significant digits: ``0.2971`` → ``"0.30"``, ``0.00264`` → ``"0.0026"``.
+
+    The same run alone and inside a batch parts by 1 % within a few hundred steps from float
+    rounding alone (lesson 04), so a third digit would be noise; a figure, a table and the
+    widget all print losses this way.
+    """
+    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not loss >= 0:
+        raise ValueError(f"a loss must be a non-negative number, got {loss!r}")
+    return f"{loss:#.2g}"
 
 
 def _fit_lines(
@@ -109,7 +122,7 @@ def plot_width_fit(
     _fit_lines(ax, task, fit.prediction, coords)
     title = title or (
         f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)} "
-        f"(m = {fit.intermediate_size}), seed {fit.seed}: MSE {fit.final_loss:.4f}"
+        f"(m = {fit.intermediate_size}), seed {fit.seed}: MSE {loss_label(fit.final_loss)}"
     )
     finish(ax, title=title, xlabel="token coordinate t", ylabel="output value")
     if legend:
@@ -478,7 +491,7 @@ def update_width_dashboard(
         dashboard.reference.set_data(range(1, len(reference.losses) + 1), reference.losses)
         dashboard.reference.set_label(reference_label)
         with_reference.get_texts()[0].set_text(reference_label)
-    dashboard.loss_title.set_text(f"loss: final MSE {fit.final_loss:.4f}")
+    dashboard.loss_title.set_text(f"loss: final MSE {loss_label(fit.final_loss)}")
     dashboard.suptitle.set_text(
         f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}, seed {fit.seed}: "
         f"m = {fit.intermediate_size} hidden units, "

@@ -25,6 +25,7 @@ from ..lessons.l04_width import (
 )
 from ..plots.l04_width import (
     WidthDashboard,
+    loss_label,
     loss_limits,
     new_width_dashboard,
     ratio_label,
@@ -76,8 +77,8 @@ def _summary(runs: WidthRuns, task: WidthTask) -> str:
     return (
         f"<b>{activation_label(fit.act)}</b>, h = {h}, m = {fit.intermediate_size} "
         f"(m/h = {ratio_label(fit.ratio)}): parameters 2·h·m = {fit.parameters:,}; "
-        f"final MSE after {len(fit.losses)} steps: median {runs.median_loss:.4f} over seeds "
-        f"{seeds} (range {low:.4f}–{high:.4f}); shown: seed {fit.seed}, "
+        f"final MSE after {len(fit.losses)} steps: median {loss_label(runs.median_loss)} over "
+        f"seeds {seeds} (range {loss_label(low)}–{loss_label(high)}); shown: seed {fit.seed}, "
         f"{sparsity.exact_zero:.0%} of its hidden entries exactly 0, "
         f"{sparsity.dead_units} dead units, "
         f"a token uses {sparsity.units_used:.1f} of {fit.intermediate_size} units on average"
