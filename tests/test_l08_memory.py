@@ -7,7 +7,9 @@ the parameter counts and the widget use the lesson's own ``SETUP``.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import nbformat
 import pytest
 import torch
 from matplotlib.figure import Figure
@@ -20,7 +22,7 @@ TINY = l08.Setup(
     n_subjects=4, n_relations=3, n_attributes=4, n_noise=4, n_fill=1, hidden_size=16,
     intermediate_size=48, num_attention_heads=2, num_key_value_heads=1,
     attention_only_hidden_size=32, mlp_only_intermediate_size=64, steps=6, long_steps=8,
-    batch_size=8, eval_size=60, seeds=(0, 1), top_k=5,
+    batch_size=8, eval_size=60, patch_size=60, seeds=(0, 1), top_k=5,
 )  # fmt: skip
 
 
@@ -53,6 +55,7 @@ def tiny_run() -> l08.TrainedModel:
         ({"steps": 0}, "steps must be a positive integer"),
         ({"intermediate_size": 2.5}, "intermediate_size must be a positive integer"),
         ({"n_fill": -1}, "n_fill must be a non-negative integer"),
+        ({"patch_size": 61}, "patch_size must be at most eval_size=60"),
     ],
 )
 def test_setup_refuses_bad_values(change: dict, message: str) -> None:
@@ -313,12 +316,18 @@ def test_activation_patching_measures_what_it_says(
         assert r.kind == kind and 0 < r.n <= len(tiny_corpus)
         assert set(r.patched) == {(0, "subject"), (0, "last"), (1, "subject"), (1, "last"),
                                   ("all", "last")}  # fmt: skip
+        assert set(r.hidden) == {(0, "subject"), (1, "subject"), (2, "subject")}
         # the last layer's MLP at the subject feeds nothing that reaches the answer
         assert r.patched[1, "subject"] == pytest.approx(r.p_corrupt, abs=1e-7)
-        gap = r.p_clean - r.p_corrupt
-        assert r.restored(0, "last") == pytest.approx((r.patched[0, "last"] - r.p_corrupt) / gap)
-        with pytest.raises(ValueError, match="no patch at"):
+        # the stream into layer 0 at the subject is the subject's embedding: all of it returns
+        assert r.hidden[0, "subject"] == pytest.approx(r.p_clean, abs=1e-6)
+        assert r.restored(0, "subject", site="hidden") == pytest.approx(1.0, abs=1e-4)
+        # after the last layer nothing reads the subject's position any more
+        assert r.hidden[2, "subject"] == pytest.approx(r.p_corrupt, abs=1e-7)
+        with pytest.raises(ValueError, match="no mlp patch at"):
             r.restored(2, "last")
+        with pytest.raises(ValueError, match="site must be one of mlp, hidden"):
+            r.restored(0, "last", site="attention")
     assert all(not m._forward_hooks for m in tiny_run.model.modules())
     no_subject = tiny_corpus.ids.clone()
     no_subject[tiny_task.is_subject(no_subject)] = tiny_task.noise0
@@ -326,6 +335,61 @@ def test_activation_patching_measures_what_it_says(
         l08.activation_patching(
             tiny_run.model, tiny_task, l08.Corpus(no_subject, tiny_corpus.kinds), seed=1
         )
+
+
+def test_the_corruption_changes_the_subject_and_every_measured_answer_only(
+    tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    c = l08.corrupt_subjects(tiny_task, tiny_corpus, seed=1)
+    rows = torch.arange(len(tiny_corpus))
+    changed = c.ids != c.corrupt
+    assert (changed.sum(1) <= 1).all()  # nothing but the subject ever changes ...
+    assert changed[rows, c.subject][c.usable].all()  # ... and on every measured row it does
+    assert tiny_task.is_subject(c.corrupt[rows, c.subject]).all()
+    for kind in l08.SUBJECT_KINDS:
+        relation = c.ids[rows, c.last[kind]]
+        assert torch.equal(c.answer[kind], tiny_corpus.ids[rows, c.last[kind] + 1])
+        new_answer = tiny_task.answer(c.corrupt[rows, c.subject], relation)
+        assert (new_answer[c.usable] != c.answer[kind][c.usable]).all()
+    assert c.usable.float().mean() > 0.9
+    again = l08.corrupt_subjects(tiny_task, tiny_corpus, seed=1)
+    assert torch.equal(again.corrupt, c.corrupt)
+
+
+def test_restoring_every_position_or_the_final_stream_gives_back_the_clean_run(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    model = tiny_run.model
+    c = l08.corrupt_subjects(tiny_task, tiny_corpus, seed=1)
+    sites = [("mlp", 0), ("mlp", 1), ("hidden", 0), ("hidden", 1), ("hidden", 2)]
+    clean, clean_logits = l08.cache_outputs(model, c.ids, sites)
+    everywhere = torch.ones_like(c.ids, dtype=torch.bool)
+    for layer in range(3):  # the whole stream at any depth, at every position
+        logits = l08.restored_logits(model, c.corrupt, clean, {("hidden", layer): everywhere})
+        torch.testing.assert_close(logits, clean_logits, atol=1e-5, rtol=1e-5)
+    for kind in l08.SUBJECT_KINDS:  # the final stream at the graded position decides the answer
+        logits = l08.restored_logits(model, c.corrupt, clean, {("hidden", 2): c.last[kind]})
+        p_clean = l08.answer_probability(clean_logits, c, kind)
+        assert l08.answer_probability(logits, c, kind) == pytest.approx(p_clean, abs=1e-6)
+    # one position off (the token after the subject) restores nothing of the embedding's swap
+    logits = l08.restored_logits(model, c.corrupt, clean, {("hidden", 0): c.subject + 1})
+    corrupt_logits = model(c.corrupt).detach()
+    torch.testing.assert_close(logits, corrupt_logits, atol=1e-5, rtol=1e-5)
+    with pytest.raises(ValueError, match="no clean output cached"):
+        l08.restored_logits(model, c.corrupt, clean, {("mlp", 5): c.subject})
+    with pytest.raises(ValueError, match="hidden-state layer must be an integer from 0"):
+        l08.cache_outputs(model, c.ids, [("hidden", 3)])
+    with pytest.raises(ValueError, match="site must be one of mlp, hidden"):
+        l08.cache_outputs(model, c.ids, [("attn", 0)])
+    assert all(not m._forward_hooks for m in model.modules())
+
+
+def test_restored_refuses_a_corruption_that_changed_nothing() -> None:
+    flat = l08.PatchingResult("recall", 0.4, 0.4, {(0, "last"): 0.4}, n=10)
+    with pytest.raises(ValueError, match="did not change p\\(answer\\) for recall"):
+        flat.restored(0, "last")
+    fine = l08.PatchingResult("recall", 0.9, 0.1, {(0, "last"): 0.5}, n=10)
+    assert fine.restored(0, "last") == pytest.approx(0.5)
 
 
 # --- key-value reading ---------------------------------------------------------------------------
@@ -371,7 +435,14 @@ def test_key_value_reading_and_unit_summaries(
     assert all(int(f) in attributes for f in reading.favourite.flatten())
     for rates in (reading.hit_rate, reading.control_hit_rate, reading.relation_purity):
         assert rates.shape == (48,) and ((rates >= 0) & (rates <= 1)).all()
-    assert (reading.answer_purity >= 0.1).all()  # at least one of 10 shares its own answer
+    top = reading.coefficients.abs().topk(10, dim=0).indices  # (10, m)
+    for j in (0, 7):  # purity: the largest share of a unit's top contexts with one answer
+        answers = reading.answers[top[:, j]].tolist()
+        assert reading.answer_purity[j] == max(answers.count(a) for a in answers) / 10
+    # the hit rate scores the favourite for the sign each top context fired with
+    positive = reading.coefficients[top[:, 3], 3] > 0
+    expected = torch.where(positive, reading.favourite[0, 3], reading.favourite[1, 3])
+    assert reading.hit_rate[3] == (reading.answers[top[:, 3]] == expected).float().mean()
     names = tiny_task.token_names()
     summary = l08.unit_summary(reading, 3, names, n_contexts=4, n_tokens=5)
     assert len(summary.contexts) == 4 and len(summary.promoted) == 5 and summary.sign in (1, -1)
@@ -398,11 +469,23 @@ def test_plots_draw_results_and_refuse_empty_ones(
     curves["full, longer"] = curves["full"]
     fig = l08.plot_learning_curves(curves, "recall")
     assert [line.get_linestyle() for line in fig.axes[0].lines] == ["-", "--"]
-    knock = {"none": {k: [1.0] for k in l08.KINDS}, "MLP 0": {k: [0.5] for k in l08.KINDS}}
-    assert isinstance(l08.plot_knockout(knock), Figure)
+    panels = {0: {"full": curves["full"][0], "full, longer": curves["full"][0]}, 1: {}}
+    panels[1] = panels[0]
+    fig = l08.plot_learning_curve_panels(panels, "recall", title="per seed")
+    assert [ax.get_title() for ax in fig.axes] == ["seed 0", "seed 1"]
+    assert fig.axes[0].get_legend() is not None and fig.axes[1].get_legend() is None
+    labels = ("none", "MLP 0", "MLP 1", "MLP 0 and 1", "attention 1")
+    knock = {label: {k: [1.0 - i / 10] for k in l08.KINDS} for i, label in enumerate(labels)}
+    fig = l08.plot_knockout(knock)
+    colours = {}  # the first bar of each knockout: every one has a colour of its own
+    for patch, label in zip(fig.axes[0].patches[:: len(l08.KINDS)], labels, strict=True):
+        colours[label] = patch.get_facecolor()[:3]
+    assert len(set(colours.values())) == len(labels)
     patching = l08.activation_patching(tiny_run.model, tiny_task, tiny_corpus, seed=1)
     fig = l08.plot_patching_panels({k: [v] for k, v in patching.items()}, title="both")
-    assert len(fig.axes) == 2 and fig.axes[0].get_xticklabels()[0].get_text() == "layer 0 MLP"
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert len(fig.axes) == 2 and ticks == ["layer 0\nMLP", "layer 1\nMLP", "all\nMLPs",
+                                            "whole stream\ninto layer 1"]  # fmt: skip
     reading = l08.key_value_reading(tiny_run.model, tiny_task, tiny_corpus, layer=1, k=10)
     unit = l08.unit_summary(reading, 0, tiny_task.token_names())
     assert isinstance(l08.plot_unit(unit), Figure)
@@ -420,30 +503,38 @@ def test_plots_draw_results_and_refuse_empty_ones(
             bad()
 
 
-# --- widget (the lesson's own full model of seed 0) ----------------------------------------------
+# --- widget --------------------------------------------------------------------------------------
+
+#: The widget on a tiny setup (two layers, as the widget's knockout menu expects): seconds less.
+WIDGET_SETUP = dataclasses.replace(TINY, steps=30)
 
 
 def test_widget_reads_units_and_knockouts_without_training_again() -> None:
     assert WIDGET_REGISTRY["mlp_memory"][0] == "08"
-    widget = WIDGET_REGISTRY["mlp_memory"][1]()  # trains (or fetches) the full model of seed 0
+    widget = l08.memory_explorer(WIDGET_SETUP)  # trains (or fetches) the full model of seed 0
     runs = l08.training_run_count()
+    run = l08.train_model("full", WIDGET_SETUP.seeds[0], setup=WIDGET_SETUP)
+    task = l08.fact_task(WIDGET_SETUP)
+    held_out = l08.make_corpus(task, WIDGET_SETUP.eval_size, WIDGET_SETUP.eval_seed)
+    expected = l08.knockout_accuracies(run.model, held_out, l08.KNOCKOUTS)
     text = widget.text.value
-    assert "Layer 1, unit" in text and "Knockout <b>none</b>" in text and "recall 0.99" in text
+    assert "Layer 1, unit" in text and "Knockout <b>none</b>" in text
+    assert f"recall {expected['none']['recall']:.3f}" in text
     image = widget.image.value
     widget.controls["knockout"].value = "MLP 0"
-    recall = float(widget.text.value.split("recall ")[-1].split(",")[0])
-    assert recall < 0.5 and widget.image.value != image
+    assert f"recall {expected['MLP 0']['recall']:.3f}" in widget.text.value
+    assert widget.image.value != image
     widget.controls["layer"].value = 0
     widget.controls["unit"].value = 5
     assert "<b>Layer 0, unit 5</b>" in widget.text.value and widget.last_error is None
     assert l08.training_run_count() == runs  # no redraw trained anything
-    with pytest.raises(ValueError, match="unit must be an integer from 0 to 191, got 192"):
-        l08.draw_memory(0, 192, "none")
+    with pytest.raises(ValueError, match="unit must be an integer from 0 to 47, got 48"):
+        l08.draw_memory(0, 48, "none", WIDGET_SETUP)
     with pytest.raises(ValueError, match="knockout must be one of"):
-        l08.draw_memory(0, 1, "attention 0")
+        l08.draw_memory(0, 1, "attention 0", WIDGET_SETUP)
     with pytest.raises(ValueError, match="layer must be an integer from 0 to 1"):
-        l08.draw_memory(2, 1, "none")
-    fig, html = l08.draw_memory(1, 7, "MLP 1")  # the figure version: the same summary
+        l08.draw_memory(2, 1, "none", WIDGET_SETUP)
+    fig, html = l08.draw_memory(1, 7, "MLP 1", WIDGET_SETUP)  # the figure: the same summary
     assert isinstance(fig, Figure) and html == widget.draw(1, 7, "MLP 1")[1]
     assert isinstance(widget.draw(1, 7, "none")[0], bytes)
 
@@ -461,3 +552,112 @@ def test_memory_panels_refuse_what_they_cannot_show(tiny_run, tiny_task, tiny_co
     l08.update_memory_panels(panels, summary, accuracy, None, "none")
     assert [t.get_text() for t in panels.token_labels] == [n for n, _ in summary.promoted]
     assert not any(bar.get_visible() for bar in panels.knocked_bars)
+
+
+# --- your own MiniMind: a checkpoint of MiniMind's real shape, tiny width -------------------------
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_what_the_mlp_buys.ipynb"
+
+
+def _minimind_checkpoint(folder: Path, version: str) -> Path:
+    """A file as MiniMind's trainer writes it: ``{key: tensor.half()}`` of the model's state
+    dict, MiniMind's keys, no ``module.``/``_orig_mod.`` prefix (the trainer strips them), the
+    6400-token vocabulary; 3 layers of width 32 to stay fast."""
+    config = ml.MiniMindConfig(
+        version=version, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
+        vocab_size=6400, max_position_embeddings=128,
+    )  # fmt: skip
+    with ml.seeded(0):
+        model = ml.MiniMindForCausalLM(config)
+    path = folder / f"full_sft_32_{version}.pth"
+    torch.save({k: v.half() for k, v in model.state_dict().items()}, path)
+    return path
+
+
+@pytest.mark.parametrize("version", ["minimind2", "minimind3"])
+def test_the_lessons_own_minimind_cells_run_on_a_minimind_sized_checkpoint(
+    tmp_path: Path, version: str
+) -> None:
+    """Section 9 of the notebook, exactly as a learner runs it, pointed at a checkpoint with
+    MiniMind's vocabulary and more layers than the lesson's model (no tokenizer here)."""
+    path = _minimind_checkpoint(tmp_path, version)
+    state = torch.load(path, weights_only=True)
+    assert all(v.dtype == torch.float16 for v in state.values())
+    assert "model.layers.2.mlp.down_proj.weight" in state
+    assert not any(k.startswith(("module.", "_orig_mod.")) for k in state)
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    first = next(c.source for c in nb.cells if c.cell_type == "code")
+    cells = [c.source for c in nb.cells if "own-minimind" in c.metadata.get("tags", [])]
+    line = "CHECKPOINT, HEADS = checkpoint_file, 4"
+    assert len(cells) >= 3 and line in cells[0]
+    heads = 4 if version == "minimind2" else None  # minimind-3: q_norm gives the head count
+    cells[0] = cells[0].replace(line, f"CHECKPOINT, HEADS = {str(path)!r}, {heads}")
+    task = l08.fact_task()
+    namespace = {
+        "task": task,
+        "held_out": l08.make_corpus(task, 50, seed=1),
+        "names": task.token_names(),
+        "checkpoint_file": tmp_path / "the_lessons_own.pth",
+        "run": None,  # the learner's branch must not touch the lesson's model
+    }
+    imports = "\n".join(x for x in first.splitlines() if not x.startswith("%"))
+    exec(compile(imports, "first cell", "exec"), namespace)
+    for i, source in enumerate(cells):
+        exec(compile(source, f"own-minimind cell {i}", "exec"), namespace)
+    assert namespace["OWN"] is False and namespace["cfg"].version == version
+    assert namespace["cfg"].vocab_size == 6400 and namespace["cfg"].num_hidden_layers == 3
+    probe = namespace["probe"]
+    assert probe.kind_names == l08.NEXT_TOKEN and probe.ids.max() < 6400
+    assert set(namespace["mine_knockouts"]) == {"none", "MLP 0", "MLP 1", "MLP 2"}
+    unit = namespace["mine_unit"]
+    assert unit.layer == 2 and len(unit.contexts) == 5
+    assert all(name.isdigit() for name, _ in unit.promoted)  # token ids, without a tokenizer
+
+
+def test_sample_probe_is_the_models_own_seeded_text(tmp_path: Path) -> None:
+    model = ml.load_minimind_model(_minimind_checkpoint(tmp_path, "minimind2"),
+                                   num_attention_heads=4).float()  # fmt: skip
+    torch.manual_seed(3)
+    state = torch.get_rng_state()
+    probe = l08.sample_probe(model, n=3, length=10, seed=5)
+    assert torch.equal(torch.get_rng_state(), state)
+    assert probe.ids.shape == (3, 10) and (probe.ids[:, 0] == l08.MINIMIND_BOS_ID).all()
+    assert torch.equal(probe.ids, l08.sample_probe(model, n=3, length=10, seed=5).ids)
+    assert (probe.kinds[:, :-1] == 0).all() and (probe.kinds[:, -1] == l08.NO_ANSWER).all()
+    with pytest.raises(ValueError, match="length must be at least 2"):
+        l08.sample_probe(model, n=1, length=1, seed=0)
+    with pytest.raises(ValueError, match="start_id must be a token id from 0 to 6399"):
+        l08.sample_probe(model, n=1, length=4, seed=0, start_id=6400)
+
+
+class _FakeTokenizer:
+    """What the lesson uses of a Hugging Face tokenizer: ``__call__`` and ``decode``."""
+
+    def __call__(self, text: str) -> dict[str, list[int]]:
+        return {"input_ids": [ord(ch) % 50 for ch in text]}
+
+    def decode(self, ids: list[int]) -> str:
+        return {0: "", 1: " "}.get(ids[0], chr(ord("a") + ids[0] % 26))
+
+
+def test_text_probes_and_names_read_a_tokenizer() -> None:
+    tokenizer = _FakeTokenizer()
+    probe = l08.next_token_probe(torch.tensor([tokenizer("hello")["input_ids"]]))
+    assert probe.ids.shape == (1, 5) and probe.kinds.tolist() == [[0, 0, 0, 0, -1]]
+    names = l08.vocabulary_names(50, tokenizer)
+    assert names[0] == "<0>" and names[1] == " " and names[2] == "c" and len(names) == 50
+    assert l08.vocabulary_names(3) == ["0", "1", "2"]
+    with pytest.raises(ValueError, match="ids must be a \\(N, T\\) tensor of token ids"):
+        l08.next_token_probe(torch.tensor([7]))
+
+
+def test_read_unit_names_no_previous_token_at_a_rows_first_position(
+    tiny_run: l08.TrainedModel,
+) -> None:
+    ids = torch.tensor([[5, 6, 7, 8], [9, 10, 11, 12]])
+    probe = l08.next_token_probe(ids)
+    names = [f"t{i}" for i in range(tiny_run.model.config.vocab_size)]
+    unit = l08.read_unit(tiny_run.model, probe, 1, 0, names, n_contexts=6)
+    previous = {(t, p) for p, t, _, _ in unit.contexts}
+    assert ("t5", "") in previous and ("t9", "") in previous  # not row 0's first token
+    assert ("t10", "t9") in previous

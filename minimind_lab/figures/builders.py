@@ -222,7 +222,7 @@ def _lesson08_floors(task: l08.FactTask) -> dict[str, float]:
 def mlp_model_comparison() -> Figure:
     s = l08.SETUP  # the first seed's three runs (lesson 08 trains three seeds of each)
     runs = [l08.train_model(name, s.seeds[0], setup=s) for name in l08.MODEL_NAMES]
-    title = f"Held-out accuracy per kind, seed {s.seeds[0]}, {s.steps} steps"
+    title = f"Seed {s.seeds[0]}, {s.steps} steps: only the model with MLPs gets the facts right"
     floors = _lesson08_floors(l08.fact_task(s))
     return l08.plot_model_comparison(l08.accuracy_table(runs), floors=floors, title=title)
 
@@ -238,9 +238,11 @@ def mlp_patching() -> Figure:
     s = l08.SETUP
     run = l08.train_model("full", s.seeds[0], setup=s)  # the comparison figure's model
     task = l08.fact_task(s)
-    held_out = l08.make_corpus(task, s.eval_size, s.eval_seed)
-    result = l08.activation_patching(run.model, task, held_out, seed=s.corrupt_seed)
-    title = f"Seed {s.seeds[0]}: restoring one MLP output into a run with the wrong subject"
+    patch_set = l08.make_corpus(task, s.eval_size, s.eval_seed).rows(0, s.patch_size)
+    result = l08.activation_patching(run.model, task, patch_set, seed=s.corrupt_seed)
+    title = (
+        f"Seed {s.seeds[0]}, subject swapped: the answer returns at the relation, not the subject"
+    )
     return l08.plot_patching_panels({kind: [r] for kind, r in result.items()}, title=title)
 
 

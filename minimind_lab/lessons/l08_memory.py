@@ -12,7 +12,10 @@ Three MiniMind2-layout models (``model_config``) with the same number of non-emb
 (full; attention-only, twice as wide; MLP-only) are trained by ``train_model`` (minibatch AdamW on
 the answer positions, seeded, one thread, cached). The analyses read a trained model:
 ``knockout_accuracies`` (消融 ablation with forward hooks), ``activation_patching`` (激活修补) and
-``key_value_reading`` (键值记忆). Everything here computes; ``plots/l08_memory.py`` draws.
+``key_value_reading`` (键值记忆); ``corrupt_subjects``, ``cache_outputs`` and ``restored_logits``
+are the steps of the patching. For a learner's own checkpoint, ``sample_probe`` (text the model
+writes itself) and ``next_token_probe`` (text from its tokenizer) make a corpus of running text.
+Everything here computes; ``plots/l08_memory.py`` draws.
 """
 
 from __future__ import annotations
@@ -39,11 +42,15 @@ from ..sizing import count_parameters
 
 __all__ = [
     "KINDS",
+    "MINIMIND_BOS_ID",
     "MODEL_NAMES",
+    "NEXT_TOKEN",
     "NO_ANSWER",
     "SETUP",
+    "SITES",
     "SUBJECT_KINDS",
     "Corpus",
+    "Corruption",
     "FactTask",
     "KeyValueReading",
     "PatchingResult",
@@ -54,7 +61,10 @@ __all__ = [
     "accuracy_per_kind",
     "accuracy_table",
     "activation_patching",
+    "answer_probability",
     "build_model",
+    "cache_outputs",
+    "corrupt_subjects",
     "fact_task",
     "key_value_reading",
     "knockout_accuracies",
@@ -62,12 +72,16 @@ __all__ = [
     "make_corpus",
     "mlp_coefficients",
     "model_config",
+    "next_token_probe",
     "parameter_counts",
     "read_unit",
     "relation_only_accuracy",
     "replaced_outputs",
+    "restored_logits",
+    "sample_probe",
     "sequence_table",
     "spread",
+    "subject_only_accuracy",
     "top_contexts",
     "train_and_evaluate",
     "train_model",
@@ -75,6 +89,7 @@ __all__ = [
     "training_run_count",
     "unit_summary",
     "value_logits",
+    "vocabulary_names",
 ]
 
 #: The kinds of question, in the order of their codes in ``Corpus.kinds`` (0, 1, 2).
@@ -96,7 +111,8 @@ class Setup:
     ``attention_only_hidden_size`` wide, the MLP-only model has ``mlp_only_intermediate_size``.
     Training: ``steps`` minibatches of ``batch_size`` fresh sequences (data seed
     ``data_seed_offset + seed``), AdamW at ``lr`` with a cosine decay; ``long_steps`` for the
-    longer attention-only run. Evaluation: ``eval_size`` held-out sequences from ``eval_seed``.
+    longer attention-only runs. Evaluation: ``eval_size`` held-out sequences from ``eval_seed``;
+    activation patching uses the first ``patch_size`` of them, corrupted with ``corrupt_seed``.
     """
 
     n_subjects: int = 32
@@ -120,6 +136,7 @@ class Setup:
     data_seed_offset: int = 1000
     eval_size: int = 1000
     eval_seed: int = 999_999
+    patch_size: int = 500
     corrupt_seed: int = 7
     top_k: int = 25
 
@@ -131,6 +148,11 @@ class Setup:
         for name in ("mlp_only_intermediate_size", "steps", "long_steps", "batch_size"):
             check_positive_int(name, getattr(self, name))
         check_positive_int("eval_size", self.eval_size)
+        if check_positive_int("patch_size", self.patch_size) > self.eval_size:
+            raise ValueError(
+                f"patch_size must be at most eval_size={self.eval_size} (it patches the first "
+                f"held-out sequences), got {self.patch_size}"
+            )
         check_positive_int("top_k", self.top_k)
         for name in ("n_fill", "fact_seed", "data_seed_offset", "eval_seed", "corrupt_seed"):
             check_nonnegative_int(name, getattr(self, name))
@@ -355,6 +377,13 @@ def relation_only_accuracy(task: FactTask) -> float:
     """The best recall accuracy without knowing the subject: per relation, guess its most
     common attribute over all subjects (subjects and relations equally likely)."""
     counts = F.one_hot(task.facts, task.n_attributes).sum(0)  # (relations, attributes)
+    return float(counts.max(1).values.sum()) / task.n_facts
+
+
+def subject_only_accuracy(task: FactTask) -> float:
+    """The best recall accuracy without knowing the relation: per subject, guess its most
+    common attribute over all relations (subjects and relations equally likely)."""
+    counts = F.one_hot(task.facts, task.n_attributes).sum(1)  # (subjects, attributes)
     return float(counts.max(1).values.sum()) / task.n_facts
 
 
@@ -653,73 +682,51 @@ def knockout_accuracies(
 # --- activation patching -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PatchingResult:
-    """Corrupt the subject, restore one MLP output from the clean run, measure p(answer).
-
-    ``p_clean``/``p_corrupt``: mean probability of the right answer at the graded position of
-    ``kind`` in the clean and the corrupted run; ``patched[(layer, where)]``: the same after
-    restoring that layer's MLP output (``layer`` an index or ``"all"``) at ``where``
-    (``"subject"`` or ``"last"``, the graded position). Over ``n`` sequences.
-    """
-
-    kind: str
-    p_clean: float
-    p_corrupt: float
-    patched: dict[tuple[int | str, str], float]
-    n: int
-
-    def restored(self, layer: int | str, where: str) -> float:
-        """Share of the clean–corrupt gap that the patch closes: ``(p − p_corrupt)/(p_clean −
-        p_corrupt)``."""
-        if (layer, where) not in self.patched:
-            raise ValueError(f"no patch at ({layer!r}, {where!r}); have {list(self.patched)}")
-        return (self.patched[layer, where] - self.p_corrupt) / (self.p_clean - self.p_corrupt)
-
-
-def _mlp_outputs(model: nn.Module, ids: Tensor) -> tuple[list[Tensor], Tensor]:
-    """Every layer's MLP output ``(B, T, h)`` and the logits, from one pass over ``ids``."""
-    outputs: list[Tensor] = []
-
-    def keep(out: Tensor) -> Tensor:
-        outputs.append(out.detach().clone())
-        return out
-
-    n_layers = len(model.model.layers)
-    with replaced_outputs(model, {("mlp", i): keep for i in range(n_layers)}):
-        logits = _logits(model, ids)
-    return outputs, logits
-
-
 #: The kinds whose answer depends on the subject, which activation patching corrupts.
 SUBJECT_KINDS: tuple[str, ...] = ("recall", "fetch")
+#: The sites ``restored_logits`` can put back: a layer's MLP output, or the residual stream
+#: (残差流) entering layer ℓ (``"hidden"``, ℓ = 0 is the embedding's output, ℓ = L the last
+#: layer's output before the final norm).
+SITES: tuple[str, ...] = ("mlp", "hidden")
 
 
-def activation_patching(
-    model: nn.Module, task: FactTask, corpus: Corpus, seed: int = 7
-) -> dict[str, PatchingResult]:
-    """Activation patching (激活修补) of every MLP, at the subject and at the graded position.
+@dataclass(frozen=True)
+class Corruption:
+    """Clean inputs and the same inputs with the subject swapped, for activation patching.
 
-    Each sequence's one subject token is swapped for another subject whose facts for both asked
-    relations (recall's and fetch's) differ, drawn from a generator seeded with ``seed``. Then,
-    one layer at a time, that layer's MLP output at one position is overwritten with its value
-    from the clean run: at the subject, or at the kind's graded position ("last"); ``"all"``
-    restores every layer's MLP output at the graded position together. Returns
-    ``{"recall": PatchingResult, "fetch": PatchingResult}``.
+    ``ids``/``corrupt``: ``(N, T)`` model inputs (the corpus without its last token), equal
+    everywhere but at ``subject`` ``(N,)``, the position of each sequence's one subject token.
+    ``last[kind]``/``answer[kind]``: ``(N,)`` the graded position (the relation token) and the
+    right answer of each subject kind. ``usable``: ``(N,)`` bool, the rows where the swap
+    changes the right answer of every subject kind (only those are measured).
     """
+
+    ids: Tensor
+    corrupt: Tensor
+    subject: Tensor
+    last: dict[str, Tensor]
+    answer: dict[str, Tensor]
+    usable: Tensor
+
+
+def corrupt_subjects(task: FactTask, corpus: Corpus, seed: int = 7) -> Corruption:
+    """Swap each sequence's subject for another subject whose facts for both asked relations
+    (recall's and fetch's) differ, drawn from a generator seeded with ``seed`` (up to 100
+    redraws; rows still unchanged after that are marked not ``usable``)."""
+    check_nonnegative_int("seed", seed)
     ids = corpus.ids[:, :-1]
     subjects = task.is_subject(ids)
     asked = {k: corpus.kinds[:, :-1] == corpus.kind_names.index(k) for k in SUBJECT_KINDS}
     if not (subjects.sum(1) == 1).all() or any((a.sum(1) != 1).any() for a in asked.values()):
         raise ValueError("every sequence needs exactly one subject, recall and fetch position")
     rows = torch.arange(len(ids))
-    where_subject = subjects.float().argmax(1)  # (N,)
+    subject = subjects.float().argmax(1)  # (N,)
     last = {k: a.float().argmax(1) for k, a in asked.items()}  # (N,) the relation token
     relation = {k: ids[rows, at] for k, at in last.items()}
-    answer = {k: task.answer(ids[rows, where_subject], r) for k, r in relation.items()}
+    answer = {k: task.answer(ids[rows, subject], r) for k, r in relation.items()}
     g = torch.Generator().manual_seed(seed)
     other = task.subject0 + torch.randint(task.n_subjects, (len(ids),), generator=g)
-    for _ in range(100):  # redraw where the other subject would give an answer unchanged
+    for _ in range(100):  # redraw where the other subject would leave an answer unchanged
         same = torch.zeros(len(ids), dtype=torch.bool)
         for k in SUBJECT_KINDS:
             same |= task.answer(other, relation[k]) == answer[k]
@@ -732,41 +739,175 @@ def activation_patching(
     for k in SUBJECT_KINDS:
         usable &= task.answer(other, relation[k]) != answer[k]
     corrupt = ids.clone()
-    corrupt[rows, where_subject] = other
+    corrupt[rows, subject] = other
+    return Corruption(ids.clone(), corrupt, subject, last, answer, usable)
 
-    def p_answer(logits: Tensor, kind: str) -> float:
-        p = logits[rows, last[kind]].softmax(-1)[rows, answer[kind]]  # (N,)
-        return p[usable].mean().item()
 
-    def patch(layer: int, position: Tensor) -> Replacement:
-        def restore(out: Tensor) -> Tensor:
+def answer_probability(logits: Tensor, corruption: Corruption, kind: str) -> float:
+    """Mean probability of ``kind``'s right answer at its graded position, over the usable rows.
+
+    ``logits``: ``(N, T, vocab)`` from a run on ``corruption.ids`` or ``corruption.corrupt``.
+    """
+    if kind not in corruption.last:
+        raise ValueError(f"kind must be one of {', '.join(corruption.last)}, got {kind!r}")
+    rows = torch.arange(logits.shape[0])
+    p = logits[rows, corruption.last[kind]].softmax(-1)[rows, corruption.answer[kind]]  # (N,)
+    return p[corruption.usable].mean().item()
+
+
+def _site_module(model: nn.Module, site: str, layer: int) -> nn.Module:
+    """The module whose output is ``site`` at ``layer`` (see ``SITES``)."""
+    if site == "mlp":
+        return _sublayer(model, "mlp", layer)
+    if site != "hidden":
+        raise ValueError(f"site must be one of {', '.join(SITES)}, got {site!r}")
+    layers = model.model.layers
+    if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= len(layers):
+        raise ValueError(
+            f"hidden-state layer must be an integer from 0 (the embedding) to {len(layers)} "
+            f"(after the last layer), got {layer!r}"
+        )
+    return model.model.embed_tokens if layer == 0 else layers[layer - 1]
+
+
+def cache_outputs(
+    model: nn.Module, ids: Tensor, sites: Sequence[tuple[str, int]]
+) -> tuple[dict[tuple[str, int], Tensor], Tensor]:
+    """One pass over ``ids`` ``(B, T)``: the output ``(B, T, h)`` of every ``(site, layer)`` in
+    ``sites``, and the logits ``(B, T, vocab)``."""
+    outputs: dict[tuple[str, int], Tensor] = {}
+    handles = []
+    for site, layer in sites:
+
+        def keep(_module: nn.Module, _args: object, out: Tensor, key=(site, layer)) -> None:
+            outputs[key] = out.detach().clone()
+
+        handles.append(_site_module(model, site, layer).register_forward_hook(keep))
+    try:
+        logits = _logits(model, ids)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return outputs, logits
+
+
+def restored_logits(
+    model: nn.Module,
+    corrupt_ids: Tensor,
+    clean: Mapping[tuple[str, int], Tensor],
+    restore: Mapping[tuple[str, int], Tensor],
+) -> Tensor:
+    """Logits ``(B, T, vocab)`` of a run on ``corrupt_ids`` ``(B, T)`` in which, for each
+    ``(site, layer) → positions`` of ``restore`` (``positions``: ``(B,)``, one per row, or a
+    ``(B, T)`` bool mask), that site's output is overwritten there with its value in ``clean``
+    (``cache_outputs`` of the clean run). The hooks come off afterwards, also on error."""
+    rows = torch.arange(corrupt_ids.shape[0])
+    handles = []
+    for key, positions in restore.items():
+        if key not in clean:
+            raise ValueError(f"no clean output cached for {key}; have {list(clean)}")
+        where = positions if positions.dtype == torch.bool else None
+
+        def put_back(_module, _args, out, saved=clean[key], at=positions, mask=where) -> Tensor:
             out = out.clone()
-            out[rows, position] = clean[layer][rows, position]
+            if mask is not None:
+                out[mask] = saved[mask]
+            else:
+                out[rows, at] = saved[rows, at]
             return out
 
-        return restore
+        handles.append(_site_module(model, *key).register_forward_hook(put_back))
+    try:
+        return _logits(model, corrupt_ids)
+    finally:
+        for handle in handles:
+            handle.remove()
 
-    def patched_run(patches: Mapping[int, Tensor]) -> Tensor:
-        fns = {("mlp", layer): patch(layer, position) for layer, position in patches.items()}
-        with replaced_outputs(model, fns):
-            return _logits(model, corrupt)
 
+@dataclass(frozen=True)
+class PatchingResult:
+    """Corrupt the subject, restore one site from the clean run, measure p(answer).
+
+    ``p_clean``/``p_corrupt``: mean probability of the right answer at the graded position of
+    ``kind`` in the clean and the corrupted run; ``patched[(layer, where)]``: the same after
+    restoring that layer's MLP output (``layer`` an index or ``"all"``) at ``where``
+    (``"subject"`` or ``"last"``, the graded position); ``hidden[(layer, "subject")]``: after
+    restoring the whole residual stream entering layer ``layer`` (0 … L) at the subject, the
+    restoration Meng et al. plot as "hidden state". Over ``n`` sequences.
+    """
+
+    kind: str
+    p_clean: float
+    p_corrupt: float
+    patched: dict[tuple[int | str, str], float]
+    n: int
+    hidden: dict[tuple[int, str], float] = field(default_factory=dict)
+
+    def restored(self, layer: int | str, where: str, site: str = "mlp") -> float:
+        """Share of the clean–corrupt gap that the patch closes: ``(p − p_corrupt)/(p_clean −
+        p_corrupt)``. Raises ``ValueError`` when there is no such patch, or when the corruption
+        left p(answer) unchanged (``|p_clean − p_corrupt| ≤ 1e-6``: no gap to close)."""
+        table = {"mlp": self.patched, "hidden": self.hidden}.get(site)
+        if table is None:
+            raise ValueError(f"site must be one of {', '.join(SITES)}, got {site!r}")
+        if (layer, where) not in table:
+            raise ValueError(f"no {site} patch at ({layer!r}, {where!r}); have {list(table)}")
+        gap = self.p_clean - self.p_corrupt
+        if not abs(gap) > 1e-6:
+            raise ValueError(
+                f"the corruption did not change p(answer) for {self.kind} (p_clean "
+                f"{self.p_clean:.6f}, p_corrupt {self.p_corrupt:.6f}): there is no gap to restore"
+            )
+        return (table[layer, where] - self.p_corrupt) / gap
+
+
+def activation_patching(
+    model: nn.Module, task: FactTask, corpus: Corpus, seed: int = 7
+) -> dict[str, PatchingResult]:
+    """Activation patching (激活修补) of every MLP and of the residual stream at the subject.
+
+    ``corrupt_subjects`` swaps each sequence's subject (seed ``seed``). Then, one at a time,
+    a site's output at one position is overwritten with its value from the clean run
+    (``restored_logits``): each layer's MLP output at the subject or at the kind's graded
+    position ("last"); every layer's MLP output at the graded position together (``"all"``);
+    and the residual stream entering each layer ℓ = 0 … L at the subject. Returns
+    ``{"recall": PatchingResult, "fetch": PatchingResult}``.
+    """
+    corruption = corrupt_subjects(task, corpus, seed)
+    n_layers = len(model.model.layers)
     model.eval()
-    clean, clean_logits = _mlp_outputs(model, ids)
-    corrupt_logits = _logits(model, corrupt)
-    n_layers = len(clean)
+    sites = [("mlp", i) for i in range(n_layers)] + [("hidden", i) for i in range(n_layers + 1)]
+    clean, clean_logits = cache_outputs(model, corruption.ids, sites)
+    corrupt_logits = _logits(model, corruption.corrupt)
+    subject, last = corruption.subject, corruption.last
+
+    def p(restore: Mapping[tuple[str, int], Tensor], kinds: Sequence[str]) -> dict[str, float]:
+        logits = restored_logits(model, corruption.corrupt, clean, restore)
+        return {k: answer_probability(logits, corruption, k) for k in kinds}
+
     patched: dict[str, dict[tuple[int | str, str], float]] = {k: {} for k in SUBJECT_KINDS}
+    hidden: dict[str, dict[tuple[int, str], float]] = {k: {} for k in SUBJECT_KINDS}
     for layer in range(n_layers):
-        at_subject = patched_run({layer: where_subject})  # one run serves both kinds
+        for k, value in p({("mlp", layer): subject}, SUBJECT_KINDS).items():  # serves both
+            patched[k][layer, "subject"] = value
         for k in SUBJECT_KINDS:
-            patched[k][layer, "subject"] = p_answer(at_subject, k)
-            patched[k][layer, "last"] = p_answer(patched_run({layer: last[k]}), k)
+            patched[k][layer, "last"] = p({("mlp", layer): last[k]}, [k])[k]
     for k in SUBJECT_KINDS:
-        every = patched_run({layer: last[k] for layer in range(n_layers)})
-        patched[k]["all", "last"] = p_answer(every, k)
-    n = int(usable.sum())
+        every = {("mlp", layer): last[k] for layer in range(n_layers)}
+        patched[k]["all", "last"] = p(every, [k])[k]
+    for layer in range(n_layers + 1):
+        for k, value in p({("hidden", layer): subject}, SUBJECT_KINDS).items():
+            hidden[k][layer, "subject"] = value
+    n = int(corruption.usable.sum())
     return {
-        k: PatchingResult(k, p_answer(clean_logits, k), p_answer(corrupt_logits, k), patched[k], n)
+        k: PatchingResult(
+            k,
+            answer_probability(clean_logits, corruption, k),
+            answer_probability(corrupt_logits, corruption, k),
+            patched[k],
+            n,
+            hidden[k],
+        )
         for k in SUBJECT_KINDS
     }
 
@@ -976,7 +1117,8 @@ def read_unit(
     """Key and value of one unit on any corpus (a trained task model or your own MiniMind).
 
     The key: the graded positions of ``corpus`` where ``a_j`` is largest in size, as
-    ``(previous token, token, next token, a_j)``. The value: the tokens ``value_logits`` says
+    ``(previous token, token, next token, a_j)`` (previous token ``""`` at a row's first
+    position, which has none). The value: the tokens ``value_logits`` says
     ``sign · W_down[:, j]`` promotes most. ``names``: one string per token id.
     """
     check_positive_int("n_contexts", n_contexts)
@@ -989,8 +1131,65 @@ def read_unit(
     graded = corpus.kinds[:, :-1] >= 0
     if not graded.any():
         raise ValueError("the corpus has no graded position")
-    previous = torch.cat([torch.full_like(ids[:, :1], ids[0, 0]), ids[:, :-1]], 1)[graded]
+    previous = torch.cat([torch.full_like(ids[:, :1], -1), ids[:, :-1]], 1)[graded]  # -1: none
     tokens, following = ids[graded], corpus.ids[:, 1:][graded]
     rows, values = top_contexts(a[graded], unit, n_contexts)
-    contexts = [(names[previous[r]], names[tokens[r]], names[following[r]]) for r in rows.tolist()]
+    contexts = [
+        (names[previous[r]] if previous[r] >= 0 else "", names[tokens[r]], names[following[r]])
+        for r in rows.tolist()
+    ]
     return _summary(layer, unit, values, contexts, logits[unit], names, n_tokens, None)
+
+
+# --- your own MiniMind ---------------------------------------------------------------------------
+
+#: The one kind of question of a probe made of running text: every next token.
+NEXT_TOKEN: tuple[str, ...] = ("next token",)
+#: ``<|im_start|>`` in MiniMind's tokenizer (MiniMind2 and minimind-3): the token every training
+#: text starts with.
+MINIMIND_BOS_ID = 1
+
+
+def next_token_probe(ids: Tensor) -> Corpus:
+    """Running text ``(N, T)`` as a ``Corpus`` whose one kind is ``"next token"``: every
+    position but the last is graded (its answer is the token after it)."""
+    if not isinstance(ids, Tensor) or ids.dim() != 2 or ids.shape[1] < 2:
+        shape = tuple(ids.shape) if isinstance(ids, Tensor) else type(ids).__name__
+        raise ValueError(f"ids must be a (N, T) tensor of token ids with T ≥ 2, got {shape}")
+    kinds = torch.zeros_like(ids, dtype=torch.long)
+    kinds[:, -1] = NO_ANSWER
+    return Corpus(ids.long().clone(), kinds, NEXT_TOKEN)
+
+
+def sample_probe(
+    model: nn.Module, n: int, length: int, seed: int, start_id: int = MINIMIND_BOS_ID
+) -> Corpus:
+    """``n`` texts of ``length`` tokens that ``model`` writes itself, as a ``next_token_probe``.
+
+    Each starts with ``start_id`` and continues by sampling every next token from the model's
+    own distribution (temperature 1, a generator seeded with ``seed``; the caller's RNG is left
+    alone), so the text is in the model's own language even without a tokenizer to write it.
+    """
+    check_positive_int("n", n)
+    check_nonnegative_int("seed", seed)
+    if check_positive_int("length", length) < 2:
+        raise ValueError(f"length must be at least 2 (a token and the one after it), got {length}")
+    vocab = model.lm_head.weight.shape[0]
+    if isinstance(start_id, bool) or not isinstance(start_id, int) or not 0 <= start_id < vocab:
+        raise ValueError(f"start_id must be a token id from 0 to {vocab - 1}, got {start_id!r}")
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.full((n, 1), start_id, dtype=torch.long)
+    model.eval()
+    for _ in range(length - 1):
+        p = _logits(model, ids)[:, -1].softmax(-1)  # (n, vocab)
+        ids = torch.cat([ids, torch.multinomial(p, 1, generator=g)], 1)
+    return next_token_probe(ids)
+
+
+def vocabulary_names(vocab_size: int, tokenizer: object | None = None) -> list[str]:
+    """A name for every token id: ``tokenizer.decode([id])`` (``repr`` of it, so spaces and
+    newlines show) when a tokenizer is given, else the id itself as text."""
+    check_positive_int("vocab_size", vocab_size)
+    if tokenizer is None:
+        return [str(i) for i in range(vocab_size)]
+    return [repr(tokenizer.decode([i]))[1:-1] or f"<{i}>" for i in range(vocab_size)]

@@ -32,6 +32,7 @@ __all__ = [
     "new_memory_panels",
     "plot_hit_rates",
     "plot_knockout",
+    "plot_learning_curve_panels",
     "plot_learning_curves",
     "plot_model_comparison",
     "plot_patching",
@@ -44,6 +45,13 @@ __all__ = [
 #: take the colours the course gives attention and the MLP; the full model has both, in green.
 _MODEL_COLORS = {"full": PALETTE[2], "attention-only": ATTENTION_COLOR, "MLP-only": MLP_COLOR}
 _GREY = "#7F7F7F"
+#: Knockout bars: each MLP knockout its own colour of the MLP's warm family (and its own hatch,
+#: for greyscale), attention knockouts in blues, the intact model in grey.
+_KNOCKOUT_SHADES = {
+    "MLP": (MLP_COLOR, PALETTE[4], "#8C510A"),  # orange, vermillion, brown
+    "attention": (ATTENTION_COLOR, PALETTE[5]),
+    "": (_GREY,),
+}
 
 
 def model_color(label: str) -> str:
@@ -172,6 +180,27 @@ def plot_learning_curves(
     return fig
 
 
+def plot_learning_curve_panels(
+    per_seed: Mapping[int, Mapping[str, tuple[Sequence[int], Sequence[float]]]],
+    kind: str,
+    title: str | None = None,
+) -> Figure:
+    """``plot_learning_curves`` once per seed, side by side, so each run is compared with the
+    other runs of its own seed: ``{seed: {label: (steps, accuracy)}}``. ``title`` (optional)
+    goes above the panels; the legend is drawn once, in the first panel."""
+    if not per_seed:
+        raise ValueError("per_seed is empty")
+    fig, axes = new_figure(1, len(per_seed), panel_size=(3.4, 3.2))
+    for i, (ax, (seed, curves)) in enumerate(zip(axes, per_seed.items(), strict=True)):
+        plot_learning_curves({k: [v] for k, v in curves.items()}, kind, ax=ax, title=f"seed {seed}")
+        if i:
+            ax.get_legend().remove()
+            ax.set_ylabel("")
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
 def plot_knockout(
     table: Mapping[str, Mapping[str, Sequence[float]]],
     ax: Axes | None = None,
@@ -188,7 +217,8 @@ def plot_knockout(
     styles, used = {}, {"MLP": 0, "attention": 0, "": 0}
     for label in table:
         family = next((f for f in ("MLP", "attention") if label.startswith(f)), "")
-        color = {"MLP": MLP_COLOR, "attention": ATTENTION_COLOR, "": _GREY}[family]
+        shades = _KNOCKOUT_SHADES[family]
+        color = shades[used[family] % len(shades)]
         styles[label] = {"color": color, "hatch": hatches[used[family] % len(hatches)]}
         used[family] += 1
     _grouped(ax, table, kinds, styles)
@@ -203,20 +233,24 @@ def plot_patching(
     """Share of p(answer) restored by each patch, at the subject and at the last position.
 
     ``results``: one ``PatchingResult`` per seed, all of one kind. Bars: mean over seeds; dots:
-    each seed. Groups: each layer's MLP alone, then every layer's at the last position.
+    each seed. Groups: each layer's MLP alone, every layer's at the last position, then the
+    whole residual stream into each inner layer at the subject ("whole stream into layer ℓ").
     """
     fig, ax = axes_or_new(ax, (5.2, 3.6))
     if not results or len({r.kind for r in results}) != 1:
         raise ValueError("results must hold at least one PatchingResult, all of one kind")
     layers = sorted({k for k, _ in results[0].patched if k != "all"})
-    groups = [(f"layer {i} MLP", i) for i in layers] + [("all MLPs", "all")]
-    for g, (_, layer) in enumerate(groups):
+    groups = [(f"layer {i}\nMLP", i, "mlp") for i in layers] + [("all\nMLPs", "all", "mlp")]
+    inner = sorted(k for k, w in results[0].hidden if w == "subject" and 0 < k <= layers[-1])
+    groups += [(f"whole stream\ninto layer {i}", i, "hidden") for i in inner]
+    for g, (_, layer, site) in enumerate(groups):
+        table = results[0].patched if site == "mlp" else results[0].hidden
         for w, (where, style) in enumerate(
             (("subject", {"color": _GREY, "hatch": "//"}), ("last", {"color": MLP_COLOR}))
         ):
-            if (layer, where) not in results[0].patched:
+            if (layer, where) not in table:
                 continue
-            values = [r.restored(layer, where) for r in results]
+            values = [r.restored(layer, where, site) for r in results]
             x = g - 0.2 + 0.4 * w
             label = "at the subject" if where == "subject" else "at the last (relation) position"
             ax.bar(
@@ -231,7 +265,8 @@ def plot_patching(
             offsets = [(j - (len(values) - 1) / 2) * 0.06 for j in range(len(values))]
             ax.scatter([x + o for o in offsets], values, s=14, color=style["color"], zorder=3)
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xticks(range(len(groups)), [name for name, _ in groups])
+    ax.set_xticks(range(len(groups)), [name for name, _, _ in groups], fontsize=8)
+    ax.set_xlim(-0.6, len(groups) - 0.4)
     ax.set_ylim(min(-0.05, ax.get_ylim()[0]), 1.25)
     kind = results[0].kind
     finish(

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 from ..lessons.l08_memory import (
     SETUP,
     KeyValueReading,
+    Setup,
     UnitSummary,
     fact_task,
     key_value_reading,
@@ -62,12 +63,12 @@ class _State:
     seed: int
 
 
-@lru_cache(maxsize=1)
-def _state() -> _State:
-    """The full model of ``SETUP.seeds[0]`` (``train_model``'s cache), read once."""
-    s = SETUP
+@lru_cache(maxsize=2)
+def _state(setup: Setup = SETUP) -> _State:
+    """The full model of ``setup.seeds[0]`` (``train_model``'s cache), read once."""
+    s = setup
     seed = s.seeds[0]
-    run = train_model("full", seed)
+    run = train_model("full", seed, setup=s)
     task = fact_task(s)
     held_out = make_corpus(task, s.eval_size, s.eval_seed)
     layers = range(len(run.model.model.layers))
@@ -80,9 +81,11 @@ def _state() -> _State:
 _SHOWN_TOKENS = 6
 
 
-def _frame_data(layer: int, unit: int, knockout: str) -> tuple[UnitSummary, str]:
+def _frame_data(
+    layer: int, unit: int, knockout: str, setup: Setup = SETUP
+) -> tuple[UnitSummary, str]:
     """Validate the control values; the unit's summary and the widget's HTML text."""
-    state = _state()
+    state = _state(setup)
     require_int_in("layer", layer, 0, len(state.readings) - 1)
     reading = state.readings[layer]
     require_int_in("unit", unit, 0, reading.coefficients.shape[1] - 1)
@@ -101,14 +104,15 @@ def _frame_data(layer: int, unit: int, knockout: str) -> tuple[UnitSummary, str]
     return summary, html
 
 
-def draw_memory(layer: int, unit: int, knockout: str) -> DrawResult:
+def draw_memory(layer: int, unit: int, knockout: str, setup: Setup = SETUP) -> DrawResult:
     """Unit ``unit`` of layer ``layer``: its promoted tokens; accuracy with ``knockout`` applied.
 
     Returns a new figure drawn with the lesson's plot functions; the widget draws the same
-    content into one figure it keeps (``MemoryView``).
+    content into one figure it keeps (``MemoryView``). ``setup``: the lesson's ``SETUP``, or a
+    smaller one (tests).
     """
-    summary, html = _frame_data(layer, unit, knockout)
-    state = _state()
+    summary, html = _frame_data(layer, unit, knockout, setup)
+    state = _state(setup)
     fig, (left, right) = new_figure(1, 2, panel_size=(3.9, 3.0))
     plot_unit(summary, ax=left, title=f"layer {layer}, unit {unit}: value promotes")
     shown = {"intact": state.accuracy["none"]}
@@ -124,8 +128,9 @@ class MemoryView:
     """``draw_memory`` for the widget: one figure, its axes rendered once, only bars and labels
     redrawn. Call it with the control values; it returns ``(png bytes, html)``."""
 
-    def __init__(self) -> None:
-        state = _state()
+    def __init__(self, setup: Setup = SETUP) -> None:
+        self.setup = setup
+        state = _state(setup)
         largest = max(float(r.logits.abs().max()) for r in state.readings)
         self.panels = new_memory_panels(_SHOWN_TOKENS, list(state.accuracy["none"]), largest)
         self.figure = self.panels.figure
@@ -133,17 +138,20 @@ class MemoryView:
 
     def __call__(self, layer: int, unit: int, knockout: str) -> tuple[bytes, str]:
         """The frame for these control values: ``(png, html)``."""
-        summary, html = _frame_data(layer, unit, knockout)
-        state = _state()
+        summary, html = _frame_data(layer, unit, knockout, self.setup)
+        state = _state(self.setup)
         knocked = state.accuracy[knockout] if knockout != "none" else None
         update_memory_panels(self.panels, summary, state.accuracy["none"], knocked, knockout)
         return self.blitter.png(), html
 
 
 @register_widget("mlp_memory", lesson="08")
-def memory_explorer() -> InteractivePlot:
-    """Layer and unit → the unit's top contexts and promoted tokens; a knockout → accuracy."""
-    state = _state()
+def memory_explorer(setup: Setup = SETUP) -> InteractivePlot:
+    """Layer and unit → the unit's top contexts and promoted tokens; a knockout → accuracy.
+
+    ``setup``: the lesson's ``SETUP`` (a smaller one trains faster, for tests).
+    """
+    state = _state(setup)
     last = state.readings[-1]
     best = int(last.hit_rate.argmax())  # the clearest key-value unit of the last layer
     controls = {
@@ -159,4 +167,4 @@ def memory_explorer() -> InteractivePlot:
         ),
         "knockout": widgets.Dropdown(options=list(KNOCKOUTS), value="none", description="zero"),
     }
-    return InteractivePlot(controls, MemoryView(), title="One MLP unit as key and value")
+    return InteractivePlot(controls, MemoryView(setup), title="One MLP unit as key and value")
