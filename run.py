@@ -70,8 +70,9 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
     """``python -m jupyterlab`` arguments shared by the lab command and the browser tests.
 
     Loopback only, token auth left on (Jupyter makes a token unless one is given), the lessons
-    folder (or ``root_dir``) as the root. Jupyter refuses to run as root unless told; containers
-    often run as root, so that one switch is added there, and auth stays on either way.
+    folder (or ``root_dir``) as the root, kernel websockets without Nagle's delay. Jupyter
+    refuses to run as root unless told; containers often run as root, so that one switch is
+    added there, and auth stays on either way.
     """
     args = [
         "-m",
@@ -81,6 +82,10 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
     ]
     if port is not None:
         args.append(f"--ServerApp.port={port}")
+    # Widget frames without Nagle's ~40 ms stalls (minimind_lab_server.py says why).
+    args.append(
+        "--ServerApp.kernel_websocket_connection_class=minimind_lab_server.NoDelayKernelConnection"
+    )
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--allow-root")
     return args

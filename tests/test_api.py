@@ -113,3 +113,25 @@ def test_figures_import_without_a_cycle() -> None:
     assert out.returncode == 0 and int(out.stdout) >= 10, out.stderr
     source = (ROOT / "minimind_lab" / "__init__.py").read_text()
     assert "figures" not in source.split('"""', 2)[2], "the package root must not import figures"
+
+
+def test_the_lab_sends_widget_frames_without_nagles_delay() -> None:
+    """The lab and the browser tests select the kernel connection that sets TCP_NODELAY, and it
+    loads without torch (the server process never needs it)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_module", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    option = "--ServerApp.kernel_websocket_connection_class="
+    (chosen,) = [a.split("=", 1)[1] for a in run.lab_arguments() if a.startswith(option)]
+    code = (
+        f"import sys, importlib; m, c = {chosen!r}.rsplit('.', 1); "
+        "cls = getattr(importlib.import_module(m), c); "
+        "from jupyter_server.services.kernels.connection.channels import "
+        "ZMQChannelsWebsocketConnection as Z; "
+        "print(issubclass(cls, Z), 'set_nodelay(True)' in open(sys.modules[m].__file__).read(), "
+        "'torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "False"]
