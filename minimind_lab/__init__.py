@@ -41,7 +41,7 @@ from .sizing import (
     intermediate_size,
     width_rule,
 )
-from .train import fit, fit_call_count
+from .train import Adam, fit, fit_call_count
 
 __all__ = [
     "ACTIVATION_NAMES",
@@ -56,6 +56,7 @@ __all__ = [
     "VERSIONS",
     "WIDTH_RULES",
     "ActivationSpec",
+    "Adam",
     "Block",
     "CausalSelfAttention",
     "FeedForward",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import torch
 import torch.nn.functional as F
@@ -18,6 +18,54 @@ LOSSES: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
 
 
 _fit_calls = 0
+
+
+class Adam:
+    """Adam (Kingma & Ba, 2015), written out: the update ``torch.optim.Adam`` makes on the CPU,
+    operation for operation, so the numbers are bit for bit the same.
+
+    Each parameter keeps two running averages: of its gradient (``avg``, the direction) and of
+    the gradient squared (``avg_sq``, its typical size); a step moves it by about ``lr`` along
+    ``avg / sqrt(avg_sq)``, whatever the gradient's scale. Written here rather than taken from
+    ``torch.optim`` so the whole update is in view, and because ``torch.optim``'s first use in a
+    process imports ``torch._dynamo`` (about a second, in every lesson that trains).
+    """
+
+    def __init__(
+        self,
+        parameters: Iterable[nn.Parameter],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+    ) -> None:
+        self.parameters = list(parameters)
+        self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
+        self.weight_decay = weight_decay
+        self.steps = [0] * len(self.parameters)  # per parameter: skipped when it has no grad
+        self.avg = [torch.zeros_like(p) for p in self.parameters]
+        self.avg_sq = [torch.zeros_like(p) for p in self.parameters]
+
+    def zero_grad(self) -> None:
+        """Forget the last backward pass's gradients (``.grad = None``)."""
+        for p in self.parameters:
+            p.grad = None
+
+    @torch.no_grad()
+    def step(self) -> None:
+        """Move every parameter that has a gradient by one Adam step."""
+        b1, b2 = self.beta1, self.beta2
+        for i, p in enumerate(self.parameters):
+            if p.grad is None:
+                continue
+            self.steps[i] += 1
+            t = float(self.steps[i])
+            grad = p.grad if self.weight_decay == 0 else p.grad.add(p, alpha=self.weight_decay)
+            self.avg[i].lerp_(grad, 1 - b1)  # running mean of the gradient
+            self.avg_sq[i].mul_(b2).addcmul_(grad, grad, value=1 - b2)  # ... of its square
+            step_size = self.lr / (1 - b1**t)  # both averages start at 0: correct the bias
+            denom = (self.avg_sq[i].sqrt() / (1 - b2**t) ** 0.5).add_(self.eps)
+            p.addcdiv_(self.avg[i], denom, value=-step_size)
 
 
 def fit_call_count() -> int:
@@ -38,7 +86,7 @@ def fit(
     lr: float = 1e-2,
     weight_decay: float = 0.0,
 ) -> list[float]:
-    """Train ``model`` full-batch with Adam for ``steps`` steps; return the loss at every step.
+    """Train ``model`` full-batch with ``Adam`` for ``steps`` steps; return the loss at every step.
 
     ``inputs``: ``(N, in)``; ``targets``: ``(N, out)`` for ``"mse"`` or ``(N,)`` class indices for
     ``"cross_entropy"``. Full-batch and seeded data make the run repeat exactly on one machine.
@@ -60,11 +108,11 @@ def fit(
         )
     _fit_calls += 1
     loss_fn = LOSSES[loss]
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+    adam = Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     history: list[float] = []
     model.train()
     for _ in range(steps):
-        optimizer.zero_grad(set_to_none=True)
+        adam.zero_grad()
         prediction = model(inputs)
         if loss == "mse" and prediction.shape != targets.shape:
             raise ValueError(
@@ -72,8 +120,8 @@ def fit(
                 f"{tuple(targets.shape)}; for the mse loss they must match"
             )
         value = loss_fn(prediction, targets)
-        value.backward()
-        optimizer.step()
+        value.backward()  # backpropagation: every parameter's .grad
+        adam.step()
         history.append(value.item())
     model.eval()
     return history

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import torch
+import torch.nn.functional as F
 
 import minimind_lab as ml
 
@@ -34,3 +37,33 @@ def test_fit_cross_entropy_and_errors() -> None:
         ml.fit(model, x, labels, loss="cross_entropy", steps=0)
     with pytest.raises(ValueError, match=r"output has shape \(32, 2\) but targets .*\(32, 1\)"):
         ml.fit(model, x, x[:, :1], loss="mse")
+
+
+@pytest.mark.parametrize("weight_decay", [0.0, 1e-2])
+def test_the_written_out_adam_is_torchs_adam_bit_for_bit(weight_decay: float) -> None:
+    """``ml.fit``'s Adam makes torch.optim.Adam's CPU update operation for operation, so every
+    lesson's numbers are what torch's optimiser would give; a parameter without a gradient is
+    skipped and keeps its own step count, as in torch."""
+    torch.manual_seed(0)
+    ours = torch.nn.Sequential(torch.nn.Linear(6, 12), torch.nn.SiLU(), torch.nn.Linear(12, 6))
+    theirs = copy.deepcopy(ours)
+    unused_ours, unused_theirs = (
+        torch.nn.Parameter(torch.ones(3)),
+        torch.nn.Parameter(torch.ones(3)),
+    )
+    adam = ml.Adam([*ours.parameters(), unused_ours], lr=3e-2, weight_decay=weight_decay)
+    reference = torch.optim.Adam(
+        [*theirs.parameters(), unused_theirs], lr=3e-2, weight_decay=weight_decay
+    )
+    x, y = torch.randn(64, 6), torch.randn(64, 6)
+    for step in range(25):
+        for model, opt in ((ours, adam), (theirs, reference)):
+            opt.zero_grad()
+            loss = F.mse_loss(model(x), y)
+            if step % 5 == 0:  # now and then the extra parameter takes part
+                loss = loss + (unused_ours if model is ours else unused_theirs).sum() * 1e-3
+            loss.backward()
+            opt.step()
+    for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
+        assert torch.equal(a, b)
+    assert torch.equal(unused_ours, unused_theirs) and adam.steps[-1] == 5
