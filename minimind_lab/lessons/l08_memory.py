@@ -9,7 +9,7 @@ labels every position with the kind of question its next token answers:
   attention must bring the subject to the relation, and then the fact must be looked up.
 
 Three MiniMind2-layout models (``model_config``) with the same number of non-embedding parameters
-(full; attention-only, twice as wide; MLP-only) are trained by ``train_model`` (minibatch AdamW on
+(full; attention-only, twice as wide; MLP-only) are trained by ``train_model`` (minibatch Adam on
 the answer positions, seeded, one thread, cached). The analyses read a trained model:
 ``knockout_accuracies`` (消融 ablation with forward hooks), ``activation_patching`` (激活修补) and
 ``key_value_reading`` (键值记忆); ``corrupt_subjects``, ``cache_outputs`` and ``restored_logits``
@@ -39,6 +39,7 @@ from ..minimind import MiniMindConfig
 from ..model import MiniMindForCausalLM
 from ..runtime import seeded
 from ..sizing import count_parameters
+from ..train import Adam
 
 __all__ = [
     "KINDS",
@@ -110,7 +111,7 @@ class Setup:
     takes MiniMind2's rule (8/3·h rounded up to 64: 192 at h = 64); the attention-only model is
     ``attention_only_hidden_size`` wide, the MLP-only model has ``mlp_only_intermediate_size``.
     Training: ``steps`` minibatches of ``batch_size`` fresh sequences (data seed
-    ``data_seed_offset + seed``), AdamW at ``lr`` with a cosine decay; ``long_steps`` for the
+    ``data_seed_offset + seed``), Adam at ``lr`` with a cosine decay; ``long_steps`` for the
     longer attention-only runs. Evaluation: ``eval_size`` held-out sequences from ``eval_seed``;
     activation patching uses the first ``patch_size`` of them, corrupted with ``corrupt_seed``.
     """
@@ -462,16 +463,13 @@ def train_on_answers(
 ) -> TrainingLog:
     """Train ``model`` for ``steps`` minibatches of ``batch_size`` sequences of ``corpus``.
 
-    Loss: cross-entropy at the answer positions only. AdamW, learning rate ``lr`` decaying to 0
-    on a cosine. ``corpus`` needs ``steps · batch_size`` sequences; batch ``i`` is rows
-    ``i·batch_size`` onwards, so no sequence is seen twice.
+    Loss: cross-entropy at the answer positions only. Adam (``ml.Adam``, betas 0.9 and 0.98),
+    learning rate ``lr`` decaying to 0 on a cosine. ``corpus`` needs ``steps · batch_size``
+    sequences; batch ``i`` is rows ``i·batch_size`` onwards, so no sequence is seen twice.
     """
     if len(corpus) < steps * batch_size:
         raise ValueError(f"corpus has {len(corpus)} sequences; {steps}·{batch_size} needed")
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.98), weight_decay=0.0)
-    cosine = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: 0.5 * (1 + math.cos(math.pi * step / steps))
-    )
+    adam = Adam(model.parameters(), lr=lr, betas=(0.9, 0.98))  # ml.fit's Adam, lesson 02
     losses, right = [], {kind: [] for kind in corpus.kind_names}
     start = time.perf_counter()
     model.train()
@@ -481,10 +479,10 @@ def train_on_answers(
         kinds, targets = batch.kinds[:, :-1], batch.ids[:, 1:]  # (B, T-1) each
         graded = kinds >= 0  # the answer positions
         loss = F.cross_entropy(logits[graded], targets[graded])
-        optimizer.zero_grad(set_to_none=True)
+        adam.zero_grad()
         loss.backward()
-        optimizer.step()
-        cosine.step()
+        adam.lr = lr * (0.5 * (1 + math.cos(math.pi * step / steps)))  # cosine: lr → 0
+        adam.step()
         losses.append(loss.item())
         hit = logits.detach().argmax(-1) == targets  # (B, T-1)
         for code, kind in enumerate(corpus.kind_names):
