@@ -19,8 +19,21 @@ def check_nonnegative_int(name: str, value: object) -> int:
     return value
 
 
-def check_last_dim(x: Tensor, expected: int, what: str = "hidden_size") -> None:
-    """Raise ``ValueError`` unless ``x.shape[-1] == expected``."""
+def check_features(x: Tensor, expected: int, what: str = "hidden_size") -> None:
+    """Raise ``ValueError`` unless ``x`` is a float tensor with ``x.shape[-1] == expected``.
+
+    Token vectors are real numbers: an integer tensor (token ids, say) would otherwise fail deep
+    inside a matrix product with a message about dtypes, not about the input.
+    """
+    if not isinstance(x, Tensor):
+        raise ValueError(
+            f"input must be a torch.Tensor of shape (*, {what}), got {type(x).__name__}"
+        )
+    if not x.is_floating_point():
+        raise ValueError(
+            f"input has dtype {x.dtype}; expected floating-point vectors of size {what}={expected} "
+            "(token ids go through an embedding first)"
+        )
     if x.dim() == 0 or x.shape[-1] != expected:
         raise ValueError(
             f"input has shape {tuple(x.shape)}; its last dimension must equal {what}={expected}"

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_last_dim, check_positive_int
+from ._checks import check_features, check_positive_int
 from .minimind import FeedForward, MiniMindConfig
 
 #: RoPE's ``(cos, sin)`` tables for the positions in use, each ``(T, head_dim)``.
@@ -49,7 +49,7 @@ class RMSNorm(nn.Module):
         """``x``: ``(*, hidden_size)``, floating point → ``(*, hidden_size)``, same dtype."""
         if not x.is_floating_point():
             raise ValueError(f"RMSNorm needs floating-point input, got dtype {x.dtype}")
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         wide = x.to(torch.promote_types(x.dtype, torch.float32))  # float32, or float64 if given
         normed = wide * torch.rsqrt(wide.pow(2).mean(dim=-1, keepdim=True) + self.eps)
         if self.scale_in_float32:
@@ -145,7 +145,7 @@ class CausalSelfAttention(nn.Module):
 
     def forward(self, x: Tensor, rope: RopeTables | None = None) -> Tensor:
         """``x``: ``(B, T, hidden_size)``; ``rope``: ``(cos, sin)``, each ``(T, head_dim)``."""
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         if x.dim() != 3:
             raise ValueError(f"attention expects (batch, seq, hidden), got shape {tuple(x.shape)}")
         b, t, _ = x.shape

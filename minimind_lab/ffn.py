@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch import Tensor, nn
 
-from ._checks import check_last_dim, check_positive_int
+from ._checks import check_features, check_positive_int
 from .activations import get_activation
 
 #: The GLU family named by the activation on the gate branch (Shazeer, 2020).
@@ -49,7 +49,7 @@ class PlainFFN(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         hidden = self.act_fn(self.up_proj(x))  # (*, m)
         return self.dropout(self.down_proj(hidden))  # (*, h)
 
@@ -83,7 +83,7 @@ class GatedFFN(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         gate = self.act_fn(self.gate_proj(x))  # (*, m), how much passes
         content = self.up_proj(x)  # (*, m), what passes
         return self.dropout(self.down_proj(gate * content))  # (*, h)

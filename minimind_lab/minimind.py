@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from torch import Tensor, nn
 
-from ._checks import check_last_dim, check_positive_int
+from ._checks import check_features, check_positive_int
 from .activations import ACTIVATION_NAMES, get_activation
 from .sizing import MINIMIND2_RULE, MINIMIND3_RULE, WidthRule, intermediate_size
 
@@ -268,6 +268,6 @@ class FeedForward(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         gated = self.act_fn(self.gate_proj(x)) * self.up_proj(x)  # (*, m)
         return self.dropout(self.down_proj(gated))  # (*, h)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from ._checks import check_last_dim, check_nonnegative_int, check_positive_int
+from ._checks import check_features, check_nonnegative_int, check_positive_int
 from .attention import CausalSelfAttention
 from .minimind import VERSIONS, FeedForward, MiniMindConfig
 from .sizing import count_parameters
@@ -94,7 +94,7 @@ class MoEFeedForward(nn.Module):
 
     def route(self, x: Tensor) -> Routing:
         """Scores, chosen experts and weights for ``x`` of shape ``(*, hidden_size)``."""
-        check_last_dim(x, self.hidden_size)
+        check_features(x, self.hidden_size)
         scores = self.gate(x).softmax(dim=-1)  # (*, E)
         weights, experts = scores.topk(self.top_k, dim=-1)  # (*, k)
         if self.renormalize == "always" or (self.renormalize == "if_top_k_gt_1" and self.top_k > 1):

@@ -39,6 +39,13 @@ class Adam:
         eps: float = 1e-8,
         weight_decay: float = 0.0,
     ) -> None:
+        for name, value, low in (("lr", lr, 0.0), ("eps", eps, 0.0)):
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > low):
+                raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+        if not (len(betas) == 2 and all(0.0 <= b < 1.0 for b in betas)):
+            raise ValueError(f"betas must be two numbers in [0, 1), got {betas!r}")
+        if not (math.isfinite(weight_decay) and weight_decay >= 0):
+            raise ValueError(f"weight_decay must be a finite number ≥ 0, got {weight_decay!r}")
         self.parameters = list(parameters)
         self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
         self.weight_decay = weight_decay

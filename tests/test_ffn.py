@@ -79,3 +79,18 @@ def test_unknown_activation_and_bad_dropout(cls) -> None:
         cls(8, 16, act="swiglu")
     with pytest.raises(ValueError, match="dropout must be in"):
         cls(8, 16, dropout=1.5)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ml.PlainFFN(8, 16),
+        lambda: ml.GatedFFN(8, 16),
+        lambda: ml.FeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2)),
+        lambda: ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2), 2, 1),
+    ],
+)
+def test_integer_input_is_refused_with_a_message_about_the_input(build) -> None:
+    """Old behaviour: a RuntimeError from deep inside a matrix product about m1 and m2's dtypes."""
+    with pytest.raises(ValueError, match="input has dtype torch.int64; expected floating-point"):
+        build()(torch.ones(2, 8, dtype=torch.long))

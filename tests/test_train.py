@@ -67,3 +67,18 @@ def test_the_written_out_adam_is_torchs_adam_bit_for_bit(weight_decay: float) ->
     for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
         assert torch.equal(a, b)
     assert torch.equal(unused_ours, unused_theirs) and adam.steps[-1] == 5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"lr": -1.0}, "lr must be a positive finite number, got -1.0"),
+        ({"lr": float("inf")}, "lr must be a positive finite number, got inf"),
+        ({"eps": 0.0}, "eps must be a positive finite number, got 0.0"),
+        ({"betas": (0.9, 1.0)}, r"betas must be two numbers in \[0, 1\)"),
+        ({"weight_decay": -0.1}, "weight_decay must be a finite number ≥ 0, got -0.1"),
+    ],
+)
+def test_adam_refuses_bad_settings(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ml.Adam([torch.nn.Parameter(torch.ones(2))], **kwargs)
