@@ -167,6 +167,71 @@ def test_initial_contender_is_where_the_race_starts(race: l05.BudgetResult) -> N
         l05.initial_contender("Plain Tanh", 0)
 
 
+def test_ffn_batch_copies_start_as_the_race_contenders_and_stay_apart() -> None:
+    names = ("GLU", "SwiGLU")
+    batch = l05.FFNBatch(names, (0, 3))
+    assert batch.kind == "gated" and batch.copies == (
+        ("GLU", 0),
+        ("GLU", 3),
+        ("SwiGLU", 0),
+        ("SwiGLU", 3),
+    )
+    assert batch.gate_proj.shape == batch.up_proj.shape == (4, 16, 6)
+    assert batch.down_proj.shape == (4, 6, 16)
+    x, _ = l05.race_inputs(n_train=32)
+    outputs = batch(x.expand(4, -1, -1))
+    for k, (name, seed) in enumerate(batch.copies):
+        start = l05.initial_contender(name, seed)
+        member = batch.member(k)
+        assert isinstance(member, ml.GatedFFN) and member.act_name == start.act_name
+        for proj in ("gate_proj", "up_proj", "down_proj"):
+            assert torch.equal(getattr(member, proj).weight, getattr(start, proj).weight)
+        with torch.no_grad():
+            assert torch.allclose(outputs[k], start(x), atol=1e-6)  # its own weights and act
+    plain = l05.FFNBatch(("Plain ReLU",), (1,))
+    assert plain.kind == "plain" and not hasattr(plain, "gate_proj")
+    assert isinstance(plain.member(0), ml.PlainFFN)
+
+
+def test_ffn_batch_gives_each_copy_its_own_gradient() -> None:
+    # fit's MSE is a mean over all copies; each copy still gets the gradient it gets alone.
+    batch = l05.FFNBatch(("Plain SiLU", "Plain GELU"), (0, 1, 2))
+    x, _ = l05.race_inputs(n_train=64)
+    y = l05.product_target(x)
+    loss = torch.nn.functional.mse_loss(batch(x.expand(6, -1, -1)), y.expand(6, -1, -1))
+    loss.backward()
+    for k, (name, seed) in enumerate(batch.copies):
+        alone = l05.initial_contender(name, seed)
+        torch.nn.functional.mse_loss(alone(x), y).backward()
+        for proj in ("up_proj", "down_proj"):
+            own = getattr(alone, proj).weight.grad
+            assert torch.allclose(getattr(batch, proj).grad[k], own, rtol=1e-5, atol=1e-8)
+
+
+def test_ffn_batch_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="all plain or all gated"):
+        l05.FFNBatch(("Plain SiLU", "SwiGLU"), (0,))
+    with pytest.raises(ValueError, match="unknown contender"):
+        l05.FFNBatch(("Plain Tanh",), (0,))
+    with pytest.raises(ValueError, match="names must be distinct"):
+        l05.FFNBatch(("SwiGLU", "SwiGLU"), (0,))
+    with pytest.raises(ValueError, match="seeds must be distinct"):
+        l05.FFNBatch(("SwiGLU",), ())
+    batch = l05.FFNBatch(("SwiGLU",), (0, 1))
+    with pytest.raises(ValueError, match="expected \\(C=2, N, 6\\)"):
+        batch(torch.zeros(3, 5, 6))
+    for bad in (2, -1, True):
+        with pytest.raises(ValueError, match="member index"):
+            batch.member(bad)
+
+
+def test_race_trains_one_batch_per_kind(race: l05.BudgetResult) -> None:
+    calls = ml.fit_call_count()
+    l05.equal_budget_experiment(seeds=(0, 1), steps=2, contenders=SMALL_RACE)
+    assert ml.fit_call_count() == calls + 2  # plain SiLU's seeds in one fit, the gated in another
+    assert [type(m) for m in race.models["Plain SiLU"]] == [ml.PlainFFN] * 2
+
+
 def test_gate_census_before_and_after(race: l05.BudgetResult) -> None:
     census = l05.gate_census(race)
     assert set(census) == {"SwiGLU", "Bilinear"}  # the gated contenders only

@@ -11,7 +11,10 @@ Probes and experiments for lesson 05, each returning plain results for the plots
 * ``equal_budget_experiment``: plain FFNs against the GLU family at the same parameter count on a
   task with multiplicative structure, several seeds each, trained with ``fit``; ``race_inputs``
   and ``initial_contender`` give its data and its untrained models, so a notebook can run one
-  contender by hand.
+  contender by hand. ``FFNBatch`` holds every seed of every contender of one kind (plain or
+  gated) side by side, so one ``fit`` loop trains them all: the copies share no weight and each
+  gets the gradient it would get alone (up to float rounding), so this is many independent
+  trainings with one loop's overhead per step instead of one per network.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .._checks import check_positive_int
@@ -36,6 +38,7 @@ from ..train import fit
 __all__ = [
     "BUDGET_CONTENDERS",
     "BudgetResult",
+    "FFNBatch",
     "GateCensus",
     "GateStats",
     "GatedCurve",
@@ -349,6 +352,99 @@ def race_inputs(
     return x_train, x_test
 
 
+class FFNBatch(nn.Module):
+    """Race contenders of one kind, every seed, as independent FFNs side by side.
+
+    ``names`` are contenders (keys of ``contenders``, default ``BUDGET_CONTENDERS``) of one kind,
+    all plain or all gated; copy ``k`` is ``copies[k] = (name, seed)``, ordered contender by
+    contender, seeds within, and starts from exactly the weights of
+    ``initial_contender(name, seed)``. Each projection's weights are stacked along a first axis,
+    in ``nn.Linear``'s layout: ``up_proj`` (and for gated copies ``gate_proj``) ``(C, m, h)``,
+    ``down_proj`` ``(C, h, m)``. ``forward`` maps ``(C, N, h)`` → ``(C, N, h)``: copy ``k`` uses
+    only its own slice of every weight and its own contender's activation, so no copy sees
+    another. ``fit``'s MSE averages over all ``C`` copies, which would hand each copy ``1/C`` of
+    its own gradient; ``forward`` scales the gradient of its output back by ``C``, so every copy
+    gets the gradient it gets trained alone and Adam (its ε included) moves it as if alone: the
+    same numbers as separate fits, up to float rounding.
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        seeds: Sequence[int],
+        hidden_size: int = SETUP.hidden_size,
+        plain_width: int = SETUP.plain_width,
+        contenders: Mapping[str, tuple[str, str]] | None = None,
+    ) -> None:
+        super().__init__()
+        contenders = BUDGET_CONTENDERS if contenders is None else contenders
+        names, seeds = tuple(names), tuple(seeds)
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"names must be distinct contenders, at least one, got {names!r}")
+        if not seeds or len(set(seeds)) != len(seeds):
+            raise ValueError(f"seeds must be distinct, at least one, got {seeds!r}")
+        unknown = [name for name in names if name not in contenders]
+        if unknown:
+            raise ValueError(
+                f"unknown contender {unknown[0]!r}; expected one of: {', '.join(contenders)}"
+            )
+        kinds = {contenders[name][0] for name in names}
+        if len(kinds) != 1:
+            raise ValueError(f"names must be all plain or all gated, got kinds {sorted(kinds)}")
+        self.kind = kinds.pop()
+        self.names, self.seeds = names, seeds
+        self.hidden_size, self.plain_width = hidden_size, plain_width
+        self.contenders = {name: contenders[name] for name in names}
+        self.copies = tuple((name, seed) for name in names for seed in seeds)
+        self.act_fns = nn.ModuleList(get_activation(contenders[name][1]) for name in names)
+        start = [
+            initial_contender(name, seed, hidden_size, plain_width, contenders)
+            for name, seed in self.copies
+        ]
+        self.projections = ("gate_proj", "up_proj") if self.kind == "gated" else ("up_proj",)
+        for proj in (*self.projections, "down_proj"):
+            stacked = torch.stack([getattr(model, proj).weight.detach() for model in start])
+            self.register_parameter(proj, nn.Parameter(stacked))  # (C, out, in)
+        self.intermediate_size = start[0].intermediate_size
+
+    def activate(self, pre: Tensor) -> Tensor:
+        """Each contender's activation on its own block of copies: ``(C, N, m)`` → same."""
+        blocks = pre.split(len(self.seeds))
+        return torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``x``: ``(C, N, h)`` → ``(C, N, h)``, copy by copy."""
+        n_copies = len(self.copies)
+        if x.dim() != 3 or x.shape[0] != n_copies or x.shape[2] != self.hidden_size:
+            raise ValueError(
+                f"input has shape {tuple(x.shape)}; expected (C={n_copies}, N, {self.hidden_size})"
+            )
+        up = torch.bmm(x, self.up_proj.transpose(1, 2))  # (C, N, m): each copy its own matrix
+        if self.kind == "gated":
+            gate = self.activate(torch.bmm(x, self.gate_proj.transpose(1, 2)))  # (C, N, m)
+            hidden = gate * up  # element-wise: how much passes × what passes
+        else:
+            hidden = self.activate(up)
+        out = torch.bmm(hidden, self.down_proj.transpose(1, 2))  # (C, N, h)
+        if out.requires_grad:  # undo the 1/C of fit's mean over copies: each its own gradient
+            out.register_hook(lambda grad: grad * n_copies)
+        return out
+
+    def member(self, k: int) -> nn.Module:
+        """Copy ``k`` (``copies[k]``) as a stand-alone ``PlainFFN`` or ``GatedFFN`` (eval mode)."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
+            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        name, _seed = self.copies[k]
+        with seeded(0):  # the init is overwritten below; seeded keeps the caller's RNG untouched
+            kind, act = self.contenders[name]
+            module = _build(kind, act, self.hidden_size, self.plain_width)
+        module = module.to(self.up_proj.device)
+        with torch.no_grad():
+            for proj in (*self.projections, "down_proj"):
+                getattr(module, proj).weight.copy_(getattr(self, proj)[k])
+        return module.eval()
+
+
 def equal_budget_experiment(
     hidden_size: int = SETUP.hidden_size,
     plain_width: int = SETUP.plain_width,
@@ -368,8 +464,10 @@ def equal_budget_experiment(
     the initial weights (``initial_contender``). Plain FFNs are ``hidden → plain_width``; gated
     ones ``hidden → 2/3 of it``. Training is ``fit`` (full-batch Adam, MSE) on ``device``
     (default: the CPU, which is faster than a GPU for nets this small and gives the same numbers
-    everywhere). Raises ``ValueError`` if a gated contender's parameter count differs from the
-    plain one's by more than one gated unit (``3·hidden``).
+    everywhere): one ``fit`` per kind, each training an ``FFNBatch`` of all that kind's
+    contenders and seeds, every network as if alone; a forward hook records each network's own
+    MSE at every step. Raises ``ValueError`` if a gated contender's parameter count differs from
+    the plain one's by more than one gated unit (``3·hidden``).
     """
     if not seeds:
         raise ValueError("seeds is empty; expected at least one seed")
@@ -398,29 +496,62 @@ def equal_budget_experiment(
         test_inputs=x_test,
         target_variance=y_train.var().item(),
     )
+    kinds: dict[str, list[str]] = {}  # "plain"/"gated" → its contenders, in the given order
+    for name, (kind, _act) in contenders.items():
+        if kind not in ("plain", "gated"):
+            raise ValueError(f"contender kind must be 'plain' or 'gated', got {kind!r}")
+        kinds.setdefault(kind, []).append(name)
     with one_thread():  # matrices this small train fastest on one thread
-        for name in contenders:
-            _run_contender(result, name, lr, (x_train, y_train, x_test, y_test))
+        trained = {}
+        for names in kinds.values():
+            trained.update(_train_group(result, names, lr, (x_train, y_train, x_test, y_test)))
+    for name in contenders:  # the result's dictionaries in the contenders' order
+        for field_name in ("final_loss", "test_loss", "histories", "models"):
+            getattr(result, field_name)[name] = trained[name][field_name]
+        _check_budget(result, name)
     return result
 
 
-def _run_contender(
-    result: BudgetResult, name: str, lr: float, data: tuple[Tensor, Tensor, Tensor, Tensor]
-) -> None:
+def _train_group(
+    result: BudgetResult,
+    names: Sequence[str],
+    lr: float,
+    data: tuple[Tensor, Tensor, Tensor, Tensor],
+) -> dict[str, dict[str, list]]:
+    """Train every seed of the contenders ``names`` (one kind) in one ``FFNBatch`` and ``fit``."""
     x_train, y_train, x_test, y_test = data
+    batch = FFNBatch(
+        names, result.seeds, result.hidden_size, result.plain_width, result.contenders
+    ).to(x_train.device)
+    n_copies = len(batch.copies)
+    x = x_train.expand(n_copies, -1, -1)  # (C, N, h): every copy sees the same points
+    y = y_train.expand(n_copies, -1, -1)
+    per_step: list[Tensor] = []  # each copy's own MSE at every forward pass of fit
+
+    def record(_module: nn.Module, _inputs: object, output: Tensor) -> None:
+        per_step.append((output.detach() - y).pow(2).mean(dim=(1, 2)))  # (C,)
+
+    handle = batch.register_forward_hook(record)
+    try:
+        fit(batch, x, y, loss="mse", steps=result.steps, lr=lr)
+    finally:
+        handle.remove()
+    histories = torch.stack(per_step).T.tolist()  # (C, steps)
+    with torch.no_grad():
+        test = (batch(x_test.expand(n_copies, -1, -1)) - y_test).pow(2).mean(dim=(1, 2)).tolist()
+    out: dict[str, dict[str, list]] = {
+        name: {"final_loss": [], "test_loss": [], "histories": [], "models": []} for name in names
+    }
+    for k, (name, _seed) in enumerate(batch.copies):
+        out[name]["final_loss"].append(histories[k][-1])
+        out[name]["test_loss"].append(test[k])
+        out[name]["histories"].append(histories[k])
+        out[name]["models"].append(batch.member(k))
+    return out
+
+
+def _check_budget(result: BudgetResult, name: str) -> None:
     h = result.hidden_size
-    result.final_loss[name], result.test_loss[name] = [], []
-    result.histories[name], result.models[name] = [], []
-    for seed in result.seeds:
-        model = initial_contender(name, seed, h, result.plain_width, result.contenders)
-        model = model.to(x_train.device)
-        history = fit(model, x_train, y_train, loss="mse", steps=result.steps, lr=lr)
-        with torch.no_grad():
-            test = F.mse_loss(model(x_test), y_test).item()
-        result.final_loss[name].append(history[-1])
-        result.test_loss[name].append(test)
-        result.histories[name].append(history)
-        result.models[name].append(model)
     params = count_parameters(result.models[name][0])
     budget = 2 * h * result.plain_width
     if abs(params - budget) > 3 * h:
