@@ -153,14 +153,14 @@ def test_collapse_widget_switches_activation_without_training() -> None:
     assert plot.controls["activation"].options == l02.STACK_ACTIVATIONS
     image, text = plot.image.value, plot.text.value
     assert "<b>relu</b>: the grid is folded over at 0% of its points and flattened at 67%" in text
-    relu = l02.train_stack("spirals", "relu")
+    relu = l02.train_stacks()["relu", l02.SETUP.seed]  # the lesson's batch, seed 0
     assert f"training accuracy {relu.accuracy:.3f}" in text and relu.accuracy >= 0.95
 
     fits_before = ml.fit_call_count()
     plot.controls["activation"].value = "none"
     assert ml.fit_call_count() == fits_before, "the widget trained during a redraw"
     assert plot.redraw_count == 2 and plot.image.value != image
-    linear = l02.train_stack("spirals", depth=0).accuracy
+    linear = l02.train_stacks(activations=("none",), depth=0)["none", l02.SETUP.seed].accuracy
     assert "<b>no activation</b>: the grid is folded over at 0%" in plot.text.value
     assert f"training accuracy {linear:.3f}" in plot.text.value
     assert f"linear classifier reaches {linear:.3f}" in plot.text.value
@@ -310,3 +310,94 @@ def test_lowest_linear_loss_is_the_floor_under_every_linear_classifier() -> None
         l02.lowest_linear_loss(spirals.x)
     with pytest.raises(ValueError, match="max_iter"):
         l02.lowest_linear_loss(spirals, max_iter=0)
+
+
+def test_stack_batch_copies_start_as_train_stack_does_and_stay_apart() -> None:
+    batch = l02.StackBatch(("none", "gelu"), (3, 5), depth=2, width=8)
+    assert batch.copies == (("none", 3), ("none", 5), ("gelu", 3), ("gelu", 5))
+    assert [tuple(w.shape) for w in batch.weights] == [(4, 8, 2), (4, 8, 8), (4, 2, 8)]
+    assert [tuple(b.shape) for b in batch.biases] == [(4, 1, 8), (4, 1, 8), (4, 1, 2)]
+    for k, (act, seed) in enumerate(batch.copies):
+        with ml.seeded(seed):
+            alone = l02.make_stack(act, depth=2, width=8)
+        member = batch.member(k)
+        for a, b in zip(member.parameters(), alone.parameters(), strict=True):
+            assert torch.equal(a, b), (act, seed)
+    # Copy k's logits are its own model's on its own rows; another copy's rows do not reach it.
+    x = torch.randn(4 * 6, 2)
+    with torch.no_grad():
+        out = batch(x)
+        for k in range(4):
+            rows = slice(6 * k, 6 * (k + 1))
+            assert torch.allclose(out[rows], batch.member(k)(x[rows]), atol=1e-6)
+    x2 = x.clone()
+    x2[:6] += 1.0  # change copy 0's points only
+    with torch.no_grad():
+        assert torch.equal(batch(x2)[6:], out[6:])
+    # Each copy gets exactly its own gradient, not 1/C of it (fit's loss is a mean over copies).
+    y = torch.randint(0, 2, (24,))
+    torch.nn.functional.cross_entropy(batch(x), y).backward()
+    member = batch.member(2)
+    torch.nn.functional.cross_entropy(member(x[12:18]), y[12:18]).backward()
+    assert torch.allclose(batch.weights[0].grad[2], member[0].weight.grad, atol=1e-6)
+    with pytest.raises(ValueError, match=r"\(C·N, 2\)"):
+        batch(torch.zeros(5, 2))
+    with pytest.raises(ValueError, match="member index"):
+        batch.member(4)
+
+
+def test_train_stacks_repeats_train_stack_up_to_rounding() -> None:
+    # The batch's copies follow the runs train_stack makes one by one: same start, same data,
+    # same gradients; only the order in which a batched product adds differs.
+    batched = l02.train_stacks("xor", ("none", "relu"), (0, 1), depth=2, width=8, steps=30)
+    assert set(batched) == {("none", 0), ("none", 1), ("relu", 0), ("relu", 1)}
+    for (act, seed), run in batched.items():
+        alone = l02.train_stack("xor", act, depth=2, width=8, steps=30, seed=seed)
+        assert run.activation == act and len(run.losses) == 30
+        assert max(abs(a - b) for a, b in zip(run.losses, alone.losses, strict=True)) < 1e-4
+        assert abs(run.accuracy - alone.accuracy) <= 0.01
+        data = l02.make_dataset("xor", seed=seed)
+        assert run.accuracy == l02.accuracy(run.model, data)
+    single = l02.train_stacks("xor", ("none",), (0,), depth=0, steps=30)["none", 0]
+    assert isinstance(single.model, nn.Linear)
+    alone = l02.train_stack("xor", depth=0, steps=30)
+    assert max(abs(a - b) for a, b in zip(single.losses, alone.losses, strict=True)) < 1e-5
+
+
+def test_train_stacks_caches_copies_and_leaves_the_rng_alone() -> None:
+    args = ("xor", ("relu",), (2,), 2, 8, 5)
+    first = l02.train_stacks(*args)["relu", 2]
+    torch.manual_seed(11)
+    expected = torch.rand(3)
+    torch.manual_seed(11)
+    fits_before = ml.fit_call_count()
+    again = l02.train_stacks(*args)["relu", 2]
+    assert ml.fit_call_count() == fits_before  # from the cache
+    assert torch.equal(torch.rand(3), expected)
+    assert again.model is not first.model and again.losses == first.losses
+    with torch.no_grad():
+        for parameter in first.model.parameters():
+            parameter.zero_()
+    third = l02.train_stacks(*args)["relu", 2]
+    assert all(p.abs().sum() > 0 for p in third.model.parameters())
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"activations": ()}, "activations must be distinct"),
+        ({"activations": ("relu", "relu")}, "activations must be distinct"),
+        ({"activations": "relu"}, "sequence of names"),
+        ({"activations": ("softsign",)}, "unknown activation"),
+        ({"activations": ("relu",), "depth": 0}, "depth=0"),
+        ({"seeds": ()}, "seeds must be distinct"),
+        ({"seeds": (1, 1)}, "seeds must be distinct"),
+        ({"seeds": (-1,)}, "seed must be a non-negative integer"),
+        ({"depth": -1}, "depth must be a non-negative integer"),
+        ({"steps": 0}, "steps must be a positive integer"),
+        ({"dataset": "circles"}, "unknown data set"),
+    ],
+)
+def test_train_stacks_rejects_bad_input(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        l02.train_stacks(**kwargs)

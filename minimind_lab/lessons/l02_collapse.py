@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -23,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .._checks import check_positive_int
+from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
 from ..activations import get_activation
 from ..runtime import seeded
@@ -38,6 +39,7 @@ __all__ = [
     "SETUP",
     "STACK_ACTIVATIONS",
     "Setup",
+    "StackBatch",
     "StackResult",
     "WARP_WEIGHTS",
     "accuracy",
@@ -51,6 +53,7 @@ __all__ = [
     "make_stack",
     "one_thread",
     "train_stack",
+    "train_stacks",
     "warp_grid",
     "warp_network",
 ]
@@ -276,39 +279,44 @@ def best_line(data: Dataset2D, n_angles: int = 720) -> BestLine:
 def lowest_linear_loss(data: Dataset2D, max_iter: int = 100) -> float:
     """The lowest cross-entropy one linear layer ``Linear(2, 2)`` can reach on ``data``.
 
-    The cross-entropy of a linear classifier is convex in its six parameters (convex in the
-    logits, which are linear in the parameters), so the minimum found is the global one: the
-    floor under every linear classifier, however many linear layers it is written as (they
-    collapse into one). Found by L-BFGS, in float64, on the full batch, starting from all-zero
-    weights, the 50/50 guess with loss ``ln 2``. ``data``: points ``(N, 2)``, labels ``(N,)``.
-    If a straight line separates ``data`` completely, the loss has no minimum (it falls towards
-    0) and the result is where ``max_iter`` iterations stopped.
+    With two classes the loss depends on the two logits only through their difference
+    ``z = w·x + b`` (``w = w₁ − w₀``, ``b = b₁ − b₀``: three numbers): it is ``log(1 + e^(−z))``
+    for a point of class 1 and ``log(1 + e^z)`` for class 0. That is convex in ``(w, b)``, so the
+    minimum found is the global one: the floor under every linear classifier, however many linear
+    layers it is written as (they collapse into one). Found by Newton's method, in float64, on the
+    full batch, from ``(w, b) = 0``, the 50/50 guess with loss ``ln 2``, until the gradient is
+    below 1e-10. ``data``: points ``(N, 2)``, labels ``(N,)``. If a straight line separates
+    ``data`` completely, the loss has no minimum (it falls towards 0) and the result is where
+    ``max_iter`` iterations stopped.
     """
     if not isinstance(data, Dataset2D):
         raise ValueError(f"data must be a Dataset2D, got {type(data).__name__}")
     check_positive_int("max_iter", max_iter)
-    x, y = data.x.double(), data.y
-    # All-zero weight (2, 2) and bias (2,): the 50/50 guess. Nothing random is drawn.
-    weight = torch.zeros(2, 2, dtype=x.dtype, device=x.device, requires_grad=True)
-    bias = torch.zeros(2, dtype=x.dtype, device=x.device, requires_grad=True)
-    optimizer = torch.optim.LBFGS(
-        [weight, bias],
-        max_iter=max_iter,
-        tolerance_grad=1e-10,
-        tolerance_change=1e-14,
-        line_search_fn="strong_wolfe",
-    )
+    x, y = data.x.double(), data.y.double()  # y: 1.0 for class 1, 0.0 for class 0
+    features = torch.cat([x, torch.ones_like(x[:, :1])], dim=1)  # (N, 3): x₁, x₂, 1
+    sign = 2 * y - 1  # (N,): +1 for class 1, -1 for class 0
 
-    def closure() -> Tensor:
-        optimizer.zero_grad()
-        loss = F.cross_entropy(F.linear(x, weight, bias), y)  # logits x·Wᵀ + b: (N, 2)
-        loss.backward()
-        return loss
+    def loss(wb: Tensor) -> Tensor:  # the mean cross-entropy of z = features · (w₁, w₂, b)
+        return F.softplus(-sign * (features @ wb)).mean()
 
-    with one_thread(), torch.enable_grad():
-        optimizer.step(closure)
-        with torch.no_grad():
-            return F.cross_entropy(F.linear(x, weight, bias), y).item()
+    wb = torch.zeros(3, dtype=x.dtype, device=x.device)  # nothing random is drawn
+    with one_thread():
+        current = loss(wb)
+        for _ in range(max_iter):
+            p = torch.sigmoid(features @ wb)  # (N,): the probability of class 1
+            gradient = features.T @ (p - y) / len(y)  # (3,)
+            if gradient.abs().max() < 1e-10:
+                break  # the bottom of the bowl
+            curvature = features.T @ (features * (p * (1 - p))[:, None]) / len(y)  # (3, 3) Hessian
+            # Newton's step: to the bottom of the bowl that this gradient and curvature describe.
+            step = torch.linalg.lstsq(curvature, gradient[:, None]).solution[:, 0]
+            size = 1.0
+            while (trial := loss(wb - size * step)) > current and size > 1e-12:
+                size /= 2  # the loss would rise: a shorter step
+            if trial > current:
+                break  # no step lowers it any more: rounding has the last word
+            wb, current = wb - size * step, trial
+    return current.item()
 
 
 def make_stack(activation: str, depth: int = 4, width: int = 32) -> nn.Sequential:
@@ -392,6 +400,192 @@ def _trained_stack(
     with one_thread():
         losses = fit(model, data.x, data.y, loss="cross_entropy", steps=steps, lr=lr)
     return StackResult(activation, model, losses, accuracy(model, data))
+
+
+def _check_copies(
+    activations: Sequence[str], seeds: Sequence[int], depth: int
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The batch's activations and seeds as tuples (``ValueError`` if empty, repeated or bad)."""
+    if isinstance(activations, str):
+        raise ValueError(f"activations must be a sequence of names, got the string {activations!r}")
+    activations, seeds = tuple(activations), tuple(seeds)
+    if not activations or len(set(activations)) != len(activations):
+        raise ValueError(f"activations must be distinct and at least one, got {activations!r}")
+    for activation in activations:
+        _check_stack_activation(activation)
+    if depth == 0 and activations != ("none",):
+        raise ValueError(
+            f"a single linear layer (depth=0) has no activation: activations must be ('none',), "
+            f"got {activations!r}"
+        )
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and at least one, got {seeds!r}")
+    for seed in seeds:
+        check_nonnegative_int("seed", seed)
+    return activations, seeds
+
+
+def _initial_classifier(activation: str, depth: int, width: int, seed: int) -> nn.Module:
+    """What ``train_stack`` trains, before training: built under ``seeded(seed)``."""
+    with seeded(seed):
+        if depth == 0:
+            return nn.Linear(2, 2)
+        return make_stack(activation, depth=depth, width=width)
+
+
+def _linear_layers(module: nn.Module) -> list[nn.Linear]:
+    return [m for m in module.modules() if isinstance(m, nn.Linear)]
+
+
+class StackBatch(nn.Module):
+    """Independent classifiers of one shape, one per (activation, seed), run side by side.
+
+    Copy ``(act, seed)`` starts from exactly the weights ``train_stack`` starts from:
+    ``make_stack(act, depth, width)`` built under ``seeded(seed)`` (``depth=0``: one
+    ``nn.Linear(2, 2)``). The copies are ordered activation by activation, seeds within
+    (``copies``); layer ``i`` of every copy is stacked along a first axis, ``weights[i]``:
+    ``(C, out, in)`` and ``biases[i]``: ``(C, 1, out)``. ``forward`` takes the copies' points one
+    copy after the other, ``(C·N, 2)`` (rows ``k·N`` to ``(k+1)·N − 1`` are copy ``k``'s) and
+    returns their logits in the same order, ``(C·N, 2)``, so ``fit`` trains the batch with
+    cross-entropy like one classifier. Each copy reads only its own slice, with its own weights and
+    activation. The mean loss over all rows is the mean of the copies' own losses, which would give
+    each copy its own gradient divided by ``C``; ``forward`` multiplies the gradient that comes
+    back by ``C``, so each copy gets exactly its own gradient and Adam (its ε = 1e-8 included)
+    moves it as if it trained alone, up to float rounding (a batched product may add in another
+    order).
+    """
+
+    def __init__(
+        self,
+        activations: Sequence[str],
+        seeds: Sequence[int],
+        depth: int = SETUP.depth,
+        width: int = SETUP.width,
+    ) -> None:
+        super().__init__()
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+        check_positive_int("width", width)
+        self.activations, self.seeds = _check_copies(activations, seeds, depth)
+        self.depth, self.width = depth, width
+        self.copies = tuple((act, seed) for act in self.activations for seed in self.seeds)
+        self.act_fns = nn.ModuleList(
+            nn.Identity() if act == "none" else get_activation(act) for act in self.activations
+        )
+        layers = [
+            _linear_layers(_initial_classifier(act, depth, width, seed))
+            for act, seed in self.copies
+        ]
+        self.weights = nn.ParameterList(
+            nn.Parameter(torch.stack([copy_layers[i].weight.detach() for copy_layers in layers]))
+            for i in range(depth + 1)
+        )
+        self.biases = nn.ParameterList(
+            nn.Parameter(
+                torch.stack([copy_layers[i].bias.detach()[None] for copy_layers in layers])
+            )
+            for i in range(depth + 1)
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``x``: ``(C·N, 2)``, copy by copy → logits ``(C·N, 2)``, in the same order."""
+        n_copies = len(self.copies)
+        if x.dim() != 2 or x.shape[1] != 2 or x.shape[0] % n_copies:
+            raise ValueError(
+                f"input has shape {tuple(x.shape)}; expected (C·N, 2) with C={n_copies} copies"
+            )
+        x = x.reshape(n_copies, -1, 2)  # (C, N, 2): copy k's points in x[k]
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            x = torch.baddbmm(b, x, w.transpose(1, 2))  # (C, N, out): each copy its own layer
+            if i < self.depth:  # each activation on its own block of copies
+                blocks = x.split(len(self.seeds))
+                x = torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
+        logits = x.reshape(-1, 2)
+        if logits.requires_grad:  # fit's loss is the mean over all C copies: undo its 1/C
+            logits.register_hook(lambda grad: grad * n_copies)
+        return logits
+
+    def member(self, k: int) -> nn.Module:
+        """Copy ``k`` (``copies[k]``) as a stand-alone classifier, the module ``train_stack``
+        trains: ``(N, 2)`` → ``(N, 2)`` logits."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
+            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        module = _initial_classifier(self.copies[k][0], self.depth, self.width, 0)
+        with torch.no_grad():  # the initial weights drawn above are all overwritten
+            for layer, w, b in zip(_linear_layers(module), self.weights, self.biases, strict=True):
+                layer.weight.copy_(w[k])
+                layer.bias.copy_(b[k, 0])
+        return module.eval()
+
+
+def train_stacks(
+    dataset: str = SETUP.dataset,
+    activations: Sequence[str] = STACK_ACTIVATIONS,
+    seeds: Sequence[int] = SETUP.seeds,
+    depth: int = SETUP.depth,
+    width: int = SETUP.width,
+    steps: int = SETUP.steps,
+    lr: float = SETUP.lr,
+) -> dict[tuple[str, int], StackResult]:
+    """``train_stack`` for every activation and seed at once: ``{(activation, seed): result}``.
+
+    One ``StackBatch`` holds all the copies; copy ``(act, seed)`` trains on
+    ``make_dataset(dataset, seed=seed)``, from ``train_stack``'s initial weights, with one
+    ``fit`` (full-batch Adam, cross-entropy, ``steps`` steps, learning rate ``lr``). Each copy's
+    loss at every step is recorded by a forward hook. ``depth=0`` trains single ``Linear(2, 2)``
+    layers (then ``activations`` must be ``("none",)``). The activations and seeds batched
+    together are part of what defines a run (a batched product may add in another order): the
+    same arguments always give the same numbers. Cached: asking again is instant and hands back
+    the caller's own copies of the models. The caller's global RNG is left as it was.
+    """
+    if dataset not in DATASET_NAMES:
+        raise ValueError(
+            f"unknown data set {dataset!r}; expected one of: {', '.join(DATASET_NAMES)}"
+        )
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+    check_positive_int("width", width)
+    check_positive_int("steps", steps)
+    activations, seeds = _check_copies(activations, seeds, depth)
+    cached = _trained_stacks(dataset, activations, seeds, depth, width, steps, float(lr))
+    return {
+        key: replace(r, model=copy.deepcopy(r.model), losses=list(r.losses))
+        for key, r in cached.items()
+    }
+
+
+@lru_cache(maxsize=16)
+def _trained_stacks(
+    dataset: str,
+    activations: tuple[str, ...],
+    seeds: tuple[int, ...],
+    depth: int,
+    width: int,
+    steps: int,
+    lr: float,
+) -> dict[tuple[str, int], StackResult]:
+    data = {seed: make_dataset(dataset, seed=seed) for seed in seeds}
+    batch = StackBatch(activations, seeds, depth=depth, width=width)
+    x = torch.cat([data[seed].x for _, seed in batch.copies])  # (C·N, 2), copy by copy
+    y = torch.cat([data[seed].y for _, seed in batch.copies])  # (C·N,)
+    per_step: list[Tensor] = []  # each copy's own loss at every forward pass of fit
+
+    def record(_module: nn.Module, _inputs: object, logits: Tensor) -> None:
+        own = F.cross_entropy(logits.detach(), y, reduction="none")  # (C·N,)
+        per_step.append(own.reshape(len(batch.copies), -1).mean(dim=1))  # (C,)
+
+    handle = batch.register_forward_hook(record)
+    try:
+        with one_thread():  # as in _trained_stack: tiny matrices, one thread
+            fit(batch, x, y, loss="cross_entropy", steps=steps, lr=lr)
+    finally:
+        handle.remove()
+    losses = torch.stack(per_step[:steps]).T.tolist()  # (C, steps)
+    results = {}
+    for k, (act, seed) in enumerate(batch.copies):
+        model = batch.member(k)
+        results[act, seed] = StackResult(act, model, losses[k], accuracy(model, data[seed]))
+    return results
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from ..lessons.l02_collapse import (
     decision_regions,
     grid_lines,
     make_dataset,
-    train_stack,
+    train_stacks,
     warp_grid,
     warp_network,
 )
@@ -30,8 +30,8 @@ class CollapseView:
     """The widget's ``draw``: one two-panel figure for its life, each activation's frame drawn
     into it once, when the view is built.
 
-    Every model is trained then (``train_stack`` caches, so a notebook that already trained them
-    pays nothing), and every warped grid, area scale and decision region is computed. A frame
+    Every model is trained then (``train_stacks`` caches, so a notebook that already trained
+    them pays nothing), and every warped grid, area scale and decision region is computed. A frame
     updates the panels in place and redraws only what changes (``draw_frame``), but the grid's
     axes follow the warp, so its ticks and labels are drawn again each time (~40 ms, ~0.1 s on a
     busy machine). With four activations, drawing all four up front keeps every change of the
@@ -44,22 +44,17 @@ class CollapseView:
         self.data = make_dataset(s.dataset, n=s.n_points, seed=s.seed)
         lines = grid_lines(extent=s.grid_extent, n_lines=s.grid_lines)  # (2L, P, 2)
 
-        def trained(activation: str, depth: int = s.depth):
-            return train_stack(
-                s.dataset,
-                activation,
-                depth=depth,
-                width=s.width,
-                steps=s.steps,
-                lr=s.lr,
-                seed=s.seed,
-            )
-
-        self.linear_classifier = trained("none", depth=0).accuracy
-        self.n_linear = sum(isinstance(m, nn.Linear) for m in trained("none").model)
+        # The lesson's batches (the same arguments as the notebook's: a cache hit there); the
+        # widget shows seed SETUP.seed.
+        stacks = train_stacks(
+            s.dataset, STACK_ACTIVATIONS, s.seeds, s.depth, s.width, s.steps, s.lr
+        )
+        single = train_stacks(s.dataset, ("none",), s.seeds, 0, s.width, s.steps, s.lr)
+        self.linear_classifier = single["none", s.seed].accuracy
+        self.n_linear = sum(isinstance(m, nn.Linear) for m in stacks["none", s.seed].model)
         self.precomputed = {}
         for name in STACK_ACTIVATIONS:
-            result = trained(name)
+            result = stacks[name, s.seed]
             network = warp_network(name)
             self.precomputed[name] = (
                 warp_grid(lines, network),
