@@ -15,6 +15,7 @@ import torch
 from matplotlib.figure import Figure
 
 import minimind_lab as ml
+from minimind_lab._threads import fixed_threads
 from minimind_lab.lessons import l08
 from minimind_lab.widgets import WIDGET_REGISTRY
 
@@ -53,6 +54,7 @@ def tiny_run() -> l08.TrainedModel:
         ({"seeds": ()}, "seeds must be a non-empty tuple"),
         ({"seeds": [0, 1]}, "seeds must be a non-empty tuple"),
         ({"steps": 0}, "steps must be a positive integer"),
+        ({"training_threads": 0}, "training_threads must be a positive integer"),
         ({"intermediate_size": 2.5}, "intermediate_size must be a positive integer"),
         ({"n_fill": -1}, "n_fill must be a non-negative integer"),
         ({"patch_size": 61}, "patch_size must be at most eval_size=60"),
@@ -183,6 +185,29 @@ def test_build_model_is_seeded_and_leaves_the_global_rng_alone(tiny_task: l08.Fa
 
 
 # --- training ------------------------------------------------------------------------------------
+
+
+def test_training_numbers_do_not_depend_on_the_callers_thread_count() -> None:
+    # train_and_evaluate trains on setup.training_threads threads whatever the caller set, so a
+    # learner's machine with more cores gets the stored numbers. The lesson's sizes: at TINY's,
+    # torch does not split the work, and the caller's count would not show.
+    before = torch.get_num_threads()
+    try:
+        runs = []
+        for threads in (1, 3):
+            torch.set_num_threads(threads)
+            runs.append(l08.train_and_evaluate("full", 0, 6))
+            assert torch.get_num_threads() == threads
+    finally:
+        torch.set_num_threads(before)
+    assert runs[0].log.losses == runs[1].log.losses
+    assert runs[0].accuracy == runs[1].accuracy
+
+
+def test_fixed_threads_refuses_a_bad_count() -> None:
+    with pytest.raises(ValueError, match="positive integer, got 0"):
+        with fixed_threads(0):
+            pass
 
 
 def test_train_model_trains_once_hands_out_copies_and_restores_rng_and_threads() -> None:

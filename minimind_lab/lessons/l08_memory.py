@@ -10,7 +10,7 @@ labels every position with the kind of question its next token answers:
 
 Three MiniMind2-layout models (``model_config``) with the same number of non-embedding parameters
 (full; attention-only, twice as wide; MLP-only) are trained by ``train_model`` (minibatch Adam on
-the answer positions, seeded, one thread, cached). The analyses read a trained model:
+the answer positions, seeded, on a fixed two threads, cached). The analyses read a trained model:
 ``knockout_accuracies`` (消融 ablation with forward hooks), ``activation_patching`` (激活修补) and
 ``key_value_reading`` (键值记忆); ``corrupt_subjects``, ``cache_outputs`` and ``restored_logits``
 are the steps of the patching. For a learner's own checkpoint, ``sample_probe`` (text the model
@@ -34,7 +34,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .._checks import check_nonnegative_int, check_positive_int
-from .._threads import one_thread
+from .._threads import fixed_threads, one_thread
 from ..minimind import MiniMindConfig
 from ..model import MiniMindForCausalLM
 from ..runtime import seeded
@@ -112,8 +112,10 @@ class Setup:
     ``attention_only_hidden_size`` wide, the MLP-only model has ``mlp_only_intermediate_size``.
     Training: ``steps`` minibatches of ``batch_size`` fresh sequences (data seed
     ``data_seed_offset + seed``), Adam at ``lr`` with a cosine decay; ``long_steps`` for the
-    longer attention-only runs. Evaluation: ``eval_size`` held-out sequences from ``eval_seed``;
-    activation patching uses the first ``patch_size`` of them, corrupted with ``corrupt_seed``.
+    longer attention-only runs; on ``training_threads`` CPU threads (a fixed count fixes how torch
+    splits its sums, so the numbers do not depend on the machine's core count). Evaluation:
+    ``eval_size`` held-out sequences from ``eval_seed``; activation patching uses the first
+    ``patch_size`` of them, corrupted with ``corrupt_seed``.
     """
 
     n_subjects: int = 32
@@ -133,6 +135,7 @@ class Setup:
     long_steps: int = 300
     batch_size: int = 64
     lr: float = 3e-3
+    training_threads: int = 2
     seeds: tuple[int, ...] = (0, 1, 2)
     data_seed_offset: int = 1000
     eval_size: int = 1000
@@ -148,6 +151,7 @@ class Setup:
             check_positive_int(name, getattr(self, name))
         for name in ("mlp_only_intermediate_size", "steps", "long_steps", "batch_size"):
             check_positive_int(name, getattr(self, name))
+        check_positive_int("training_threads", self.training_threads)
         check_positive_int("eval_size", self.eval_size)
         if check_positive_int("patch_size", self.patch_size) > self.eval_size:
             raise ValueError(
@@ -533,10 +537,10 @@ def train_and_evaluate(name: str, seed: int, steps: int, setup: Setup = SETUP) -
     task = fact_task(setup)
     model = build_model(name, seed, task, setup)  # initialised under seeded(seed)
     data = make_corpus(task, steps * setup.batch_size, seed=setup.data_seed_offset + seed)
-    with one_thread():  # matrices this small train fastest on one thread
+    with fixed_threads(setup.training_threads):  # backward gains from a second thread
         log = train_on_answers(model, data, steps, setup.batch_size, setup.lr)
-        held_out = make_corpus(task, setup.eval_size, setup.eval_seed)
-        accuracy = accuracy_per_kind(model, held_out)
+    held_out = make_corpus(task, setup.eval_size, setup.eval_seed)
+    accuracy = accuracy_per_kind(model, held_out)  # forward passes on one thread, as _logits says
     total, non_embedding = parameter_counts(model)
     return TrainedModel(name, seed, steps, model, log, accuracy, total, non_embedding)
 
@@ -551,8 +555,9 @@ def train_model(
 
     The model is initialised under ``seeded(seed)``; the data are ``steps · batch_size`` fresh
     sequences from ``make_corpus`` with seed ``setup.data_seed_offset + seed``; training runs on
-    one CPU thread. The caller's RNG and thread count are left as they were. ``steps=None``
-    means ``setup.steps``. A second call trains nothing and hands back its own copy of the model.
+    ``setup.training_threads`` CPU threads. The caller's RNG and thread count are left as they
+    were. ``steps=None`` means ``setup.steps``. A second call trains nothing and hands back its
+    own copy of the model.
     """
     if not isinstance(setup, Setup):
         raise ValueError(f"setup must be an l08.Setup, got {type(setup).__name__}")
