@@ -47,8 +47,13 @@ def _git_revision() -> str:
             capture_output=True,
             check=True,
         ).stdout.strip()
+        # The report this run is about to replace does not count as a change to what is measured.
         dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=ROOT, text=True, capture_output=True, check=True
+            ["git", "status", "--porcelain", "--", ".", ":(exclude)benchmarks/RESULTS.md"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
