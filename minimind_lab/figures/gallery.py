@@ -57,7 +57,8 @@ def gallery_markdown(figure_dir: str = "figures") -> str:
         "## Figures",
         "",
         "Every file in `figures/` is drawn by the same plot function the lesson notebook calls;",
-        "`python -m minimind_lab.figures` regenerates them all in a few seconds (PNG at "
+        "`python -m minimind_lab.figures` regenerates them all in about half a minute on a 2-core "
+        "CPU, most of it training lesson 08's models (PNG at "
         f"{FIGURE_DPI} dpi for slides, SVG for the web; `--only NAME`, `--list`), and",
         "`tests/test_figures.py` fails when a committed figure is out of date.",
     ]
