@@ -102,6 +102,12 @@ def test_mlp_batch_copies_start_as_the_seeded_modules_and_never_interact() -> No
     assert not torch.equal(out2[1], out[1])
     for k in (0, 2, 3):
         assert torch.equal(out2[k], out[k])
+    # Each copy gets exactly its own gradient, not 1/C of it (fit's loss is a mean over copies).
+    y = torch.randn(4, 10, 8)
+    torch.nn.functional.mse_loss(batch(x), y).backward()
+    member = batch.member(2)
+    torch.nn.functional.mse_loss(member(x[2]), y[2]).backward()
+    torch.testing.assert_close(batch.weights[0].grad[2], member.up_proj.weight.grad)
     with pytest.raises(ValueError, match="expected"):
         batch(torch.randn(3, 10, 8))
     with pytest.raises(ValueError, match="distinct"):

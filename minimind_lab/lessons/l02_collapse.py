@@ -24,11 +24,19 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .._checks import check_nonnegative_int, check_positive_int
+from .._checks import check_positive_int
 from .._threads import one_thread
 from ..activations import get_activation
 from ..runtime import seeded
 from ..train import fit
+from ._copies import (
+    check_member,
+    check_names,
+    check_seeds,
+    linear_layers,
+    own_gradients,
+    per_block,
+)
 
 __all__ = [
     "DATASET_NAMES",
@@ -52,6 +60,7 @@ __all__ = [
     "make_dataset",
     "make_stack",
     "one_thread",
+    "own_gradients",
     "train_stack",
     "train_stacks",
     "warp_grid",
@@ -406,11 +415,7 @@ def _check_copies(
     activations: Sequence[str], seeds: Sequence[int], depth: int
 ) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The batch's activations and seeds as tuples (``ValueError`` if empty, repeated or bad)."""
-    if isinstance(activations, str):
-        raise ValueError(f"activations must be a sequence of names, got the string {activations!r}")
-    activations, seeds = tuple(activations), tuple(seeds)
-    if not activations or len(set(activations)) != len(activations):
-        raise ValueError(f"activations must be distinct and at least one, got {activations!r}")
+    activations = check_names(activations, "activations")
     for activation in activations:
         _check_stack_activation(activation)
     if depth == 0 and activations != ("none",):
@@ -418,11 +423,7 @@ def _check_copies(
             f"a single linear layer (depth=0) has no activation: activations must be ('none',), "
             f"got {activations!r}"
         )
-    if not seeds or len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct and at least one, got {seeds!r}")
-    for seed in seeds:
-        check_nonnegative_int("seed", seed)
-    return activations, seeds
+    return activations, check_seeds(seeds)
 
 
 def _initial_classifier(activation: str, depth: int, width: int, seed: int) -> nn.Module:
@@ -431,10 +432,6 @@ def _initial_classifier(activation: str, depth: int, width: int, seed: int) -> n
         if depth == 0:
             return nn.Linear(2, 2)
         return make_stack(activation, depth=depth, width=width)
-
-
-def _linear_layers(module: nn.Module) -> list[nn.Linear]:
-    return [m for m in module.modules() if isinstance(m, nn.Linear)]
 
 
 class StackBatch(nn.Module):
@@ -448,11 +445,8 @@ class StackBatch(nn.Module):
     copy after the other, ``(C·N, 2)`` (rows ``k·N`` to ``(k+1)·N − 1`` are copy ``k``'s) and
     returns their logits in the same order, ``(C·N, 2)``, so ``fit`` trains the batch with
     cross-entropy like one classifier. Each copy reads only its own slice, with its own weights and
-    activation. The mean loss over all rows is the mean of the copies' own losses, which would give
-    each copy its own gradient divided by ``C``; ``forward`` multiplies the gradient that comes
-    back by ``C``, so each copy gets exactly its own gradient and Adam (its ε = 1e-8 included)
-    moves it as if it trained alone, up to float rounding (a batched product may add in another
-    order).
+    activation, and ``own_gradients`` hands it exactly its own gradient, so Adam moves it as if it
+    trained alone, up to float rounding (a batched product may add in another order).
     """
 
     def __init__(
@@ -473,8 +467,7 @@ class StackBatch(nn.Module):
             nn.Identity() if act == "none" else get_activation(act) for act in self.activations
         )
         layers = [
-            _linear_layers(_initial_classifier(act, depth, width, seed))
-            for act, seed in self.copies
+            linear_layers(_initial_classifier(act, depth, width, seed)) for act, seed in self.copies
         ]
         self.weights = nn.ParameterList(
             nn.Parameter(torch.stack([copy_layers[i].weight.detach() for copy_layers in layers]))
@@ -498,21 +491,17 @@ class StackBatch(nn.Module):
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             x = torch.baddbmm(b, x, w.transpose(1, 2))  # (C, N, out): each copy its own layer
             if i < self.depth:  # each activation on its own block of copies
-                blocks = x.split(len(self.seeds))
-                x = torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
-        logits = x.reshape(-1, 2)
-        if logits.requires_grad:  # fit's loss is the mean over all C copies: undo its 1/C
-            logits.register_hook(lambda grad: grad * n_copies)
-        return logits
+                x = per_block(self.act_fns, x, len(self.seeds))
+        # fit's loss is the mean over all C copies: undo its 1/C in the backward pass
+        return own_gradients(x.reshape(-1, 2), n_copies)
 
     def member(self, k: int) -> nn.Module:
         """Copy ``k`` (``copies[k]``) as a stand-alone classifier, the module ``train_stack``
         trains: ``(N, 2)`` → ``(N, 2)`` logits."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
-            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        check_member(k, len(self.copies))
         module = _initial_classifier(self.copies[k][0], self.depth, self.width, 0)
         with torch.no_grad():  # the initial weights drawn above are all overwritten
-            for layer, w, b in zip(_linear_layers(module), self.weights, self.biases, strict=True):
+            for layer, w, b in zip(linear_layers(module), self.weights, self.biases, strict=True):
                 layer.weight.copy_(w[k])
                 layer.bias.copy_(b[k, 0])
         return module.eval()

@@ -35,6 +35,7 @@ from ..ffn import PlainFFN
 from ..runtime import seeded
 from ..sizing import count_parameters
 from ..train import fit
+from ._copies import check_member, check_names, check_seeds, linear_layers, own_gradients, per_block
 
 __all__ = [
     "SETUP",
@@ -194,23 +195,8 @@ def mlp_stack(widths: Sequence[int], act: str) -> nn.Module:
     return nn.Sequential(*layers)
 
 
-def _linears(module: nn.Module) -> list[nn.Linear]:
-    return [m for m in module.modules() if isinstance(m, nn.Linear)]
-
-
-def _check_seeds(seeds: Sequence[int]) -> tuple[int, ...]:
-    seeds = tuple(seeds)
-    if not seeds or len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct and at least one, got {seeds!r}")
-    for seed in seeds:
-        check_nonnegative_int("seed", seed)
-    return seeds
-
-
 def _check_group(acts: Sequence[str]) -> tuple[str, ...]:
-    acts = tuple(acts)
-    if not acts or len(set(acts)) != len(acts):
-        raise ValueError(f"a group needs distinct activation names, at least one, got {acts!r}")
+    acts = check_names(acts, "a group's activations")
     for act in acts:
         get_activation(act)  # raises ValueError naming the valid names
     return acts
@@ -224,23 +210,21 @@ class MLPBatch(nn.Module):
     are ordered activation by activation, seeds within (``copies``), and stacked along a first
     axis: ``weights[i]`` is ``(C, widths[i+1], widths[i])``. ``forward`` maps ``(C, N, widths[0])``
     → ``(C, N, widths[-1])``; each copy reads only its own slice and its own activation, so the
-    copies never interact. The mean-squared error over the stacked output is the mean of the
-    copies' own errors, so each copy's gradient is its own divided by ``C``; Adam, which scales
-    every weight's step by that weight's own gradient history, then moves each copy as if it
-    trained alone (up to its ε, effectively ``C``·1e-8, and float rounding).
+    copies never interact, and ``own_gradients`` (lesson 02's) hands each copy exactly its own
+    gradient, so Adam moves it as if it trained alone, up to float rounding.
     """
 
     def __init__(self, widths: Sequence[int], acts: Sequence[str], seeds: Sequence[int]) -> None:
         super().__init__()
         self.widths = _check_widths(widths)
         self.acts = _check_group(acts)
-        self.seeds = _check_seeds(seeds)
+        self.seeds = check_seeds(seeds)
         self.copies = tuple((act, seed) for act in self.acts for seed in self.seeds)
         self.act_fns = nn.ModuleList(get_activation(act) for act in self.acts)
         layers = []
         for act, seed in self.copies:
             with seeded(seed):  # the caller's RNG is untouched
-                layers.append(_linears(mlp_stack(self.widths, act)))
+                layers.append(linear_layers(mlp_stack(self.widths, act)))
         self.weights = nn.ParameterList(
             nn.Parameter(torch.stack([copy_layers[i].weight.detach() for copy_layers in layers]))
             for i in range(len(self.widths) - 1)
@@ -256,18 +240,17 @@ class MLPBatch(nn.Module):
         for i, w in enumerate(self.weights):
             x = torch.bmm(x, w.transpose(1, 2))  # (C, N, widths[i+1]): each copy its own matrix
             if i < len(self.weights) - 1:  # each activation on its own block of copies
-                blocks = x.split(len(self.seeds))
-                x = torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
-        return x
+                x = per_block(self.act_fns, x, len(self.seeds))
+        # fit's loss is the mean over all C copies: undo its 1/C in the backward pass
+        return own_gradients(x, len(self.copies))
 
     def member(self, k: int) -> nn.Module:
         """Copy ``k`` (``copies[k]``) as a stand-alone ``PlainFFN`` or ``nn.Sequential``."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
-            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        check_member(k, len(self.copies))
         with seeded(0):  # the init is overwritten below; seeded keeps the caller's RNG untouched
             module = mlp_stack(self.widths, self.copies[k][0]).to(self.weights[0].device)
         with torch.no_grad():
-            for layer, w in zip(_linears(module), self.weights, strict=True):
+            for layer, w in zip(linear_layers(module), self.weights, strict=True):
                 layer.weight.copy_(w[k])
         return module.eval()
 
@@ -459,7 +442,7 @@ def fit_group(
         raise ValueError(f"the task maps h to h: widths must start and end alike, got {widths!r}")
     _check_task_args(widths[0], n_tokens, task_seed)
     check_positive_int("steps", steps)
-    seeds = _check_seeds(seeds)
+    seeds = check_seeds(seeds)
     ok = isinstance(lr, (int, float)) and not isinstance(lr, bool) and math.isfinite(lr)
     if not ok or not lr > 0:
         raise ValueError(f"lr must be a positive finite number, got {lr!r}")

@@ -34,6 +34,7 @@ from ..ffn import GLU_VARIANTS, GatedFFN, PlainFFN
 from ..runtime import seeded
 from ..sizing import count_parameters
 from ..train import fit
+from ._copies import check_member, check_names, check_seeds, own_gradients, per_block
 
 __all__ = [
     "BUDGET_CONTENDERS",
@@ -362,10 +363,8 @@ class FFNBatch(nn.Module):
     in ``nn.Linear``'s layout: ``up_proj`` (and for gated copies ``gate_proj``) ``(C, m, h)``,
     ``down_proj`` ``(C, h, m)``. ``forward`` maps ``(C, N, h)`` → ``(C, N, h)``: copy ``k`` uses
     only its own slice of every weight and its own contender's activation, so no copy sees
-    another. ``fit``'s MSE averages over all ``C`` copies, which would hand each copy ``1/C`` of
-    its own gradient; ``forward`` scales the gradient of its output back by ``C``, so every copy
-    gets the gradient it gets trained alone and Adam (its ε included) moves it as if alone: the
-    same numbers as separate fits, up to float rounding.
+    another, and ``own_gradients`` (lesson 02's) hands each copy exactly its own gradient, so Adam
+    moves it as if it trained alone: the same numbers as separate fits, up to float rounding.
     """
 
     def __init__(
@@ -378,11 +377,7 @@ class FFNBatch(nn.Module):
     ) -> None:
         super().__init__()
         contenders = BUDGET_CONTENDERS if contenders is None else contenders
-        names, seeds = tuple(names), tuple(seeds)
-        if not names or len(set(names)) != len(names):
-            raise ValueError(f"names must be distinct contenders, at least one, got {names!r}")
-        if not seeds or len(set(seeds)) != len(seeds):
-            raise ValueError(f"seeds must be distinct, at least one, got {seeds!r}")
+        names, seeds = check_names(names, "names"), check_seeds(seeds)
         unknown = [name for name in names if name not in contenders]
         if unknown:
             raise ValueError(
@@ -409,8 +404,7 @@ class FFNBatch(nn.Module):
 
     def activate(self, pre: Tensor) -> Tensor:
         """Each contender's activation on its own block of copies: ``(C, N, m)`` → same."""
-        blocks = pre.split(len(self.seeds))
-        return torch.cat([f(block) for f, block in zip(self.act_fns, blocks, strict=True)])
+        return per_block(self.act_fns, pre, len(self.seeds))
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(C, N, h)`` → ``(C, N, h)``, copy by copy."""
@@ -426,14 +420,12 @@ class FFNBatch(nn.Module):
         else:
             hidden = self.activate(up)
         out = torch.bmm(hidden, self.down_proj.transpose(1, 2))  # (C, N, h)
-        if out.requires_grad:  # undo the 1/C of fit's mean over copies: each its own gradient
-            out.register_hook(lambda grad: grad * n_copies)
-        return out
+        # fit's loss is the mean over all C copies: undo its 1/C in the backward pass
+        return own_gradients(out, n_copies)
 
     def member(self, k: int) -> nn.Module:
         """Copy ``k`` (``copies[k]``) as a stand-alone ``PlainFFN`` or ``GatedFFN`` (eval mode)."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.copies):
-            raise ValueError(f"member index must be in 0..{len(self.copies) - 1}, got {k!r}")
+        check_member(k, len(self.copies))
         name, _seed = self.copies[k]
         with seeded(0):  # the init is overwritten below; seeded keeps the caller's RNG untouched
             kind, act = self.contenders[name]
