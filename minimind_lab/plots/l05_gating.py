@@ -13,12 +13,11 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyBboxPatch
-from matplotlib.textpath import TextToPath
 from torch import Tensor
 
 from ..ffn import GLU_VARIANTS
 from ..lessons.l05_gating import BudgetResult, GatedCurve
-from .style import PALETTE, axes_or_new, finish, new_figure, series_style
+from .style import PALETTE, axes_or_new, finish, lay_out_once, new_figure, series_style
 
 __all__ = [
     "GatedProductPanel",
@@ -368,33 +367,7 @@ def lay_out_gated_product_once(panel: GatedProductPanel, curves: Iterable[GatedC
     updates are drawn over one rendered background (a widget): as the curve, and with it the y
     limits and tick labels, changes, the axes and the y label stay where they are.
     """
-    ax = panel.ax
-    widest = _widest_y_tick_label(ax, [_gated_limits(curve) for curve in curves])
-    locator, formatter = ax.yaxis.get_major_locator(), ax.yaxis.get_major_formatter()
-    limits = ax.get_ylim()
-    ax.set_yticks([sum(limits) / 2], [widest])
-    panel.figure.draw_without_rendering()
-    panel.figure.set_layout_engine("none")
-    label_x = ax.transAxes.inverted().transform(ax.yaxis.label.get_position())[0]
-    ax.yaxis.set_label_coords(label_x, 0.5)
-    ax.yaxis.set_major_locator(locator)
-    ax.yaxis.set_major_formatter(formatter)
-    ax.set_ylim(limits)
-
-
-def _widest_y_tick_label(ax: Axes, limits: Iterable[tuple[float, float]]) -> str:
-    """The widest label ``ax``'s y axis (its own locator and formatter) shows at any of
-    ``limits``; ``ax``'s limits are left as they were."""
-    saved = ax.get_ylim()
-    labels = set()
-    for low, high in limits:
-        ax.set_ylim(low, high)
-        locs = [loc for loc in ax.yaxis.get_majorticklocs() if low <= loc <= high]
-        labels.update(ax.yaxis.get_major_formatter().format_ticks(locs))
-    ax.set_ylim(saved)
-    font = ax.yaxis.get_major_ticks()[0].label1.get_fontproperties()
-    measure = TextToPath()
-    return max(labels, key=lambda s: measure.get_text_width_height_descent(s, font, False)[0])
+    lay_out_once(panel.figure, {panel.ax: [_gated_limits(curve) for curve in curves]})
 
 
 def plot_gated_product(

@@ -12,11 +12,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Annotation
-from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator
 
 from ..lessons.l06_sizing import ParameterParity, WidthBudget
-from .style import MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
+from .style import MLP_COLOR, PALETTE, axes_or_new, finish, lay_out_once, new_figure
 
 __all__ = [
     "WidthBudgetPanels",
@@ -374,42 +373,7 @@ def lay_out_width_budget_once(
     marker.set_data(*marked)
     curve_ax.relim()
     curve_ax.autoscale_view()
-    rooms = {panels.bars_ax: bar_limits, curve_ax: curve_limits}
-    saved = {}
-    for ax, limits in rooms.items():
-        saved[ax] = (
-            ax.yaxis.get_major_locator(),
-            ax.yaxis.get_major_formatter(),
-            ax.get_ylim(),
-            ax.get_autoscaley_on(),
-        )
-        widest = _widest_y_tick_label(ax, limits)
-        ax.set_yticks([sum(ax.get_ylim()) / 2], [widest])
-    panels.figure.draw_without_rendering()
-    panels.figure.set_layout_engine("none")
-    for ax, (locator, formatter, limits, autoscale) in saved.items():
-        label_x = ax.transAxes.inverted().transform(ax.yaxis.label.get_position())[0]
-        ax.yaxis.set_label_coords(label_x, 0.5)
-        ax.yaxis.set_major_locator(locator)
-        ax.yaxis.set_major_formatter(formatter)
-        ax.set_ylim(limits)
-        ax.set_autoscaley_on(autoscale)
-
-
-def _widest_y_tick_label(ax: Axes, limits: Iterable[tuple[float, float]]) -> str:
-    """The widest label ``ax``'s y axis (its own locator and formatter) shows at any of
-    ``limits``; ``ax``'s limits and autoscaling are left as they were."""
-    saved, autoscale = ax.get_ylim(), ax.get_autoscaley_on()
-    labels = set()
-    for low, high in limits:
-        ax.set_ylim(low, high)
-        locs = [loc for loc in ax.yaxis.get_majorticklocs() if low <= loc <= high]
-        labels.update(ax.yaxis.get_major_formatter().format_ticks(locs))
-    ax.set_ylim(saved)
-    ax.set_autoscaley_on(autoscale)
-    font = ax.yaxis.get_major_ticks()[0].label1.get_fontproperties()
-    measure = TextToPath()
-    return max(labels, key=lambda s: measure.get_text_width_height_descent(s, font, False)[0])
+    lay_out_once(panels.figure, {panels.bars_ax: bar_limits, curve_ax: curve_limits})
 
 
 def plot_width_budget(

@@ -8,10 +8,11 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.textpath import TextToPath
 
 #: Okabe–Ito colours, in an order that keeps neighbours distinct in greyscale too.
 PALETTE: tuple[str, ...] = (
@@ -148,3 +149,50 @@ def fixed_layout(
     for i, ax in enumerate(axes):
         ax.set_position([left + i * (width + gap), bottom, width, top - bottom])
     return fig
+
+
+def lay_out_once(fig: Figure, rooms: Mapping[Axes, Iterable[tuple[float, float]]]) -> None:
+    """Lay ``fig`` out once, with room for the tick labels to come, and keep that layout.
+
+    ``rooms`` maps each axes whose y limits will change to the y limits it will show. The layout
+    engine runs once with room, on each of those axes, for the widest y tick label (its own
+    locator and formatter) at any of those limits; then the engine is switched off and each y
+    label pinned where it was placed. For a figure whose updates are drawn over one rendered
+    background (a widget): as the y limits and tick labels change, the axes and their y labels
+    stay where they are. Each axes' locator, formatter, limits and autoscaling are kept.
+    """
+    saved = {}
+    for ax, limits in rooms.items():
+        saved[ax] = (
+            ax.yaxis.get_major_locator(),
+            ax.yaxis.get_major_formatter(),
+            ax.get_ylim(),
+            ax.get_autoscaley_on(),
+        )
+        widest = _widest_y_tick_label(ax, limits)
+        ax.set_yticks([sum(ax.get_ylim()) / 2], [widest])
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
+    for ax, (locator, formatter, limits, autoscale) in saved.items():
+        label_x = ax.transAxes.inverted().transform(ax.yaxis.label.get_position())[0]
+        ax.yaxis.set_label_coords(label_x, 0.5)
+        ax.yaxis.set_major_locator(locator)
+        ax.yaxis.set_major_formatter(formatter)
+        ax.set_ylim(limits)
+        ax.set_autoscaley_on(autoscale)
+
+
+def _widest_y_tick_label(ax: Axes, limits: Iterable[tuple[float, float]]) -> str:
+    """The widest label ``ax``'s y axis (its own locator and formatter) shows at any of
+    ``limits``; ``ax``'s limits and autoscaling are left as they were."""
+    saved, autoscale = ax.get_ylim(), ax.get_autoscaley_on()
+    labels = set()
+    for low, high in limits:
+        ax.set_ylim(low, high)
+        locs = [loc for loc in ax.yaxis.get_majorticklocs() if low <= loc <= high]
+        labels.update(ax.yaxis.get_major_formatter().format_ticks(locs))
+    ax.set_ylim(saved)
+    ax.set_autoscaley_on(autoscale)
+    font = ax.yaxis.get_major_ticks()[0].label1.get_fontproperties()
+    measure = TextToPath()
+    return max(labels, key=lambda s: measure.get_text_width_height_descent(s, font, False)[0])
