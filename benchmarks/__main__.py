@@ -6,7 +6,9 @@ and 768 with 4096 tokens, the figures CLI 3×; writes ``benchmarks/RESULTS.md``.
 ``--quick``: one lesson once, one widget with 3 values per control, one control in the browser
 (and the floor), a tiny FFN, figures skipped;
 meant for CI, so give it ``--out`` to leave RESULTS.md alone. Exit status 1 only on errors (a
-lesson or widget that raises, a variant that disagrees), never on timing.
+lesson or widget that raises, a variant that disagrees), never on timing. Without Chromium or
+Playwright the browser section is skipped and says why, as the browser tests skip; with
+``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI) that is an error instead.
 """
 
 from __future__ import annotations

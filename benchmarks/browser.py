@@ -118,6 +118,7 @@ class BrowserResult:
     changes: int = 0
     chromium: str = ""
     note: str = ""
+    skipped: str = ""  # why nothing was measured when that is allowed (no browser, not required)
     error: str | None = None
 
 
@@ -262,23 +263,40 @@ def bench_browser(
     """Measure every control of ``widgets`` ((lesson, name) pairs) in JupyterLab in Chromium.
 
     ``changes`` learner changes per control (the floor gets as many). ``quick`` measures only
-    the first control of the first widget. Returns a result with ``error`` set (and nothing
-    else) when the browser, Playwright or the server is missing or fails.
+    the first control of the first widget. Without Chromium or Playwright it measures nothing
+    and decides as the browser test suite does (``tests/browser/browser_availability.py``):
+    ``skipped`` says why and how to get them, or, when ``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI),
+    ``error`` does. ``error`` is also set (and nothing else) when the server or page fails.
     """
     result = BrowserResult(changes=changes)
+    try:
+        from tests.browser.browser_availability import (
+            REQUIRED_NOTE,
+            browser_required,
+            find_chromium,
+            why_no_browser,
+        )
+    except ImportError as error:
+        result.error = f"the browser suite's helpers (tests/browser) are missing: {error}"
+        return result
+    missing = why_no_browser()
+    if missing is not None:
+        if browser_required():
+            result.error = f"{missing} {REQUIRED_NOTE}"
+        else:
+            result.skipped = missing
+            log(f"[benchmarks] browser: skipped: {missing}")
+        return result
     try:
         from playwright.sync_api import sync_playwright
 
         from tests.browser.browser_lab_page import open_notebook, run_all_cells, wait_for_widgets
         from tests.browser.browser_lab_server import start_lab_server, stop_lab_server
-        from tests.browser.conftest import CHROMIUM_ARGS, VIEWPORT, find_chromium
+        from tests.browser.conftest import CHROMIUM_ARGS, VIEWPORT
     except ImportError as error:
         result.error = f"browser tools missing: {error}"
         return result
     chromium = find_chromium()
-    if chromium is None:
-        result.error = "no Chromium found (install chromium or set MINIMIND_LAB_CHROMIUM)"
-        return result
     result.chromium = chromium
     names = [name for _, name in widgets]
     lessons = {name: lesson for lesson, name in widgets}

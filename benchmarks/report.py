@@ -420,6 +420,9 @@ def _browser(report: Report) -> list[str]:
         return out + ["Not measured.", ""]
     if result.error:
         return out + [f"Not measured: {result.error}", ""]
+    if result.skipped:
+        report.verdicts.append(f"Browser: skipped, nothing measured: {result.skipped}.")
+        return out + [f"Skipped: {result.skipped}.", ""]
     out += [
         "JupyterLab in headless Chromium (the browser suite's server and page helpers) runs a "
         "notebook that builds every lesson widget and a **floor** widget. Each control gets "

@@ -1,7 +1,12 @@
-"""The benchmark suite's quick mode runs end to end and writes every section (no timing checks)."""
+"""The benchmark suite's quick mode runs end to end and writes every section (no timing checks).
+
+Without Chromium the browser section is skipped and says why, as the browser tests skip
+(``tests/browser/browser_availability.py``), unless ``MINIMIND_LAB_REQUIRE_BROWSER=1``.
+"""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +18,13 @@ import pytest
 from benchmarks.report import SECTION_TITLES
 from benchmarks.sliders import RESULT_MARKER, value_plan
 from benchmarks.stats import percentile, summarize
+from tests.browser.browser_availability import (
+    CHROMIUM_ENV,
+    HOW_TO_INSTALL,
+    REQUIRE_ENV,
+    REQUIRED_NOTE,
+    why_no_browser,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,15 +60,66 @@ def test_quick_mode_writes_every_section(quick_run: tuple[str, str]) -> None:
     # at the machine's thread count and at 1 thread (the same when the machine has one core).
     for variant in ["floor", "FeedForward", "reference", "fused gate+up"]:
         assert markdown.count(f"| {variant} |") in (2, 4), variant
-    # The browser section: one lesson control and the floor, each with a measured total.
-    browser = markdown.split(SECTION_TITLES["browser"], 1)[1].split("\n## ", 1)[0]
-    rows = [
+    # The browser section: one lesson control and the floor, each with a measured total; or,
+    # where the browser tests skip (no Chromium, not required), a skip that says why.
+    browser = _section(markdown, "browser")
+    missing = why_no_browser()
+    if missing is None:
+        assert len(_browser_rows(browser)) == 2, browser
+        assert _browser_rows(browser)[-1].startswith("| floor (precomputed PNGs) |"), browser
+    else:
+        assert f"Skipped: {missing}" in browser and not _browser_rows(browser), browser
+        assert f"[benchmarks] browser: skipped: {missing}" in stdout
+    assert "## Errors" not in markdown
+
+
+def _section(markdown: str, name: str) -> str:
+    """One section of the report, from its title to the next ``## `` heading."""
+    return markdown.split(SECTION_TITLES[name], 1)[1].split("\n## ", 1)[0]
+
+
+def _browser_rows(browser: str) -> list[str]:
+    """The measured rows (widget / control) of the browser section's table."""
+    return [
         line
         for line in browser.splitlines()
         if line.startswith("| ") and " / " in line and not line.startswith("| Widget |")
     ]
-    assert len(rows) == 2 and rows[-1].startswith("| floor (precomputed PNGs) |"), browser
-    assert "## Errors" not in markdown
+
+
+@pytest.mark.parametrize("required", [False, True], ids=["skips", "required-fails"])
+def test_browser_section_without_chromium(tmp_path: Path, required: bool) -> None:
+    """No Chromium (the variable names a file that does not exist): skipped and said why,
+    exit 0; with ``MINIMIND_LAB_REQUIRE_BROWSER=1`` the same run is an error, exit 1."""
+    missing_chromium = tmp_path / "no-such-chromium"
+    env = {**os.environ, CHROMIUM_ENV: str(missing_chromium)}
+    env.pop(REQUIRE_ENV, None)
+    if required:
+        env[REQUIRE_ENV] = "1"
+    out = tmp_path / "RESULTS.md"
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "browser", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    markdown = out.read_text(encoding="utf-8")
+    browser = _section(markdown, "browser")
+    reason = f"no Chromium found: {CHROMIUM_ENV}={missing_chromium} is not a file"
+    assert reason in browser and HOW_TO_INSTALL in browser, browser
+    assert not _browser_rows(browser)
+    if required:
+        assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+        errors = markdown.split("## Errors", 1)[1]
+        assert reason in errors and REQUIRED_NOTE in errors, markdown
+        assert "1 error(s); exit status 1" in proc.stderr
+    else:
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert f"Skipped: {reason}: {HOW_TO_INSTALL}." in browser
+        assert f"[benchmarks] browser: skipped: {reason}" in proc.stdout
+        assert "## Errors" not in markdown and REQUIRED_NOTE not in markdown
 
 
 def test_quick_mode_leaves_results_md_alone(quick_run: tuple[str, str]) -> None:

@@ -4,20 +4,25 @@ The server is the project's own (``run.lab_arguments``) on copies of the lessons
 ``browser_lab_server``. Chromium comes from ``$MINIMIND_LAB_CHROMIUM`` or the ``PATH``
 (Debian's ``/usr/bin/chromium``); Playwright drives it, since its own browser download is not
 needed. Without Chromium or Playwright the browser tests skip, saying how to install them, unless
-``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI sets it), which turns the skip into a failure.
+``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI sets it), which turns the skip into a failure. That rule
+lives in ``browser_availability``, which ``python -m benchmarks`` uses too.
 ``MINIMIND_LAB_BROWSER_NOTEBOOKS=/some/folder`` runs the suite on that folder's notebooks instead
 of ``notebooks/`` (for trying the suite itself on throwaway notebooks).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from .browser_availability import (
+    REQUIRED_NOTE,
+    browser_required,
+    find_chromium,
+    why_no_browser,
+)
 from .browser_lab_server import (
     ROOT,
     LabServer,
@@ -26,9 +31,6 @@ from .browser_lab_server import (
     stop_lab_server,
 )
 
-CHROMIUM_ENV = "MINIMIND_LAB_CHROMIUM"
-REQUIRE_ENV = "MINIMIND_LAB_REQUIRE_BROWSER"
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -40,43 +42,22 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-HOW_TO_INSTALL = (
-    "install Chromium (`sudo apt-get install chromium` on Debian/Ubuntu) or set "
-    f"{CHROMIUM_ENV}=/path/to/chrome; Playwright comes with `python3 run.py test`"
-)
 
 
-def skip_or_fail(reason: str) -> None:
-    """Skip with ``reason`` and install advice; fail instead when the browser is required."""
-    message = f"{reason}: {HOW_TO_INSTALL}"
-    if os.environ.get(REQUIRE_ENV) == "1":
-        pytest.fail(f"{message} ({REQUIRE_ENV}=1, so this is a failure, not a skip)")
+def skip_or_fail(message: str) -> None:
+    """Skip with ``message`` (reason and install advice); fail when the browser is required."""
+    if browser_required():
+        pytest.fail(f"{message} {REQUIRED_NOTE}")
     pytest.skip(message)
-
-
-def find_chromium() -> str | None:
-    """``$MINIMIND_LAB_CHROMIUM`` if it names a file, else the first Chromium/Chrome on PATH."""
-    configured = os.environ.get(CHROMIUM_ENV)
-    if configured:
-        return configured if Path(configured).is_file() else None
-    for name in CHROMIUM_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="session")
 def chromium_executable() -> str:
-    path = find_chromium()
-    if path is None:
-        configured = os.environ.get(CHROMIUM_ENV)
-        skip_or_fail(
-            f"{CHROMIUM_ENV}={configured} is not a file"
-            if configured
-            else "no Chromium found on PATH"
-        )
-    return path
+    """Chromium's path; skips (or fails, when required) without Chromium or Playwright."""
+    message = why_no_browser()
+    if message is not None:
+        skip_or_fail(message)
+    return find_chromium()
 
 
 @pytest.fixture(scope="session")
@@ -92,10 +73,8 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
 @pytest.fixture(scope="session")
 def browser(chromium_executable: str) -> Iterator[object]:
     """One headless Chromium for the session, driven by Playwright."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("Playwright is not installed")
+    from playwright.sync_api import sync_playwright  # present: chromium_executable checked
+
     playwright = sync_playwright().start()
     try:
         chromium = playwright.chromium.launch(
