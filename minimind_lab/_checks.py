@@ -1,33 +1,195 @@
-"""Argument checks shared by the modules, so every error message has one shape."""
+"""Argument checks shared by the modules, so every error message has one shape.
+
+Each check names the argument, the value it got and what it expected, and adds the value's type
+when the type is the problem (``'False'`` is a ``str``, not a ``bool``). The checks run on
+arguments, shapes and dtypes only: nothing here reads a tensor's values, so a forward pass pays
+a few attribute look-ups, never a device sync.
+"""
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import torch
 from torch import Tensor
+
+if TYPE_CHECKING:
+    from .minimind import MiniMindConfig
+
+
+def _got(value: object, expected_type: str, type_ok: bool) -> str:
+    """``got 'x'``, with `` (type str, expected bool)`` appended when the type is wrong."""
+    if type_ok or value is None:
+        return f"got {value!r}"
+    return f"got {value!r} (type {type(value).__name__}, expected {expected_type})"
+
+
+def _is_integer(value: object) -> bool:
+    # numbers.Integral covers int and NumPy's integer scalars (np.int64(512)); bool is an int
+    # subclass but never a size.
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def check_positive_int(name: str, value: object) -> int:
-    """Return ``value`` if it is a positive ``int``; otherwise raise ``ValueError`` saying so."""
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+    """Return ``value`` as an ``int`` if it is an integer ≥ 1; otherwise raise ``ValueError``.
+
+    Accepted: ``int`` and integral NumPy scalars (``np.int64(512)``). Refused: ``bool``,
+    ``float`` (even ``8.0``), ``Fraction``, strings, and anything ≤ 0.
+    """
+    if not _is_integer(value) or value <= 0:
+        raise ValueError(
+            f"{name} must be a positive integer, {_got(value, 'int', _is_integer(value))}"
+        )
+    return int(value)
 
 
 def check_nonnegative_int(name: str, value: object) -> int:
-    """Return ``value`` if it is an ``int`` ≥ 0 (not a bool); otherwise raise ``ValueError``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    """Return ``value`` as an ``int`` if it is an integer ≥ 0 (not a bool); else ``ValueError``."""
+    if not _is_integer(value) or value < 0:
+        raise ValueError(
+            f"{name} must be a non-negative integer, {_got(value, 'int', _is_integer(value))}"
+        )
+    return int(value)
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` if it is ``True`` or ``False``; a string such as ``'False'`` is refused.
+
+    A flag given ``'False'`` would otherwise be truthy and silently switch the feature on.
+    """
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, {_got(value, 'bool', False)}")
     return value
 
 
-def check_features(x: Tensor, expected: int, what: str = "hidden_size") -> None:
-    """Raise ``ValueError`` unless ``x`` is a float tensor with ``x.shape[-1] == expected``.
+def _interval(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+    if high is None:
+        if low is None:
+            return "a finite number"
+        if low == 0 and low_open:
+            return "a positive finite number"
+        return f"a finite number {'>' if low_open else '≥'} {low}"
+    left = "(" if low_open else "["
+    right = ")" if high_open else "]"
+    return f"a number in {left}{low}, {high}{right}"
+
+
+def check_real(
+    name: str,
+    value: object,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """Return ``value`` if it is a finite real number within the bounds; else ``ValueError``.
+
+    ``low``/``high``: the bounds (``None``: none); ``low_open``/``high_open``: exclude them.
+    Accepted: ``int``, ``float`` and NumPy's real scalars (returned as ``float``). Refused:
+    ``bool`` (``lr=True`` is not a learning rate of 1), strings, ``None``, NaN and infinities.
+    """
+    type_ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    ok = type_ok and math.isfinite(value)
+    if ok and low is not None:
+        ok = value > low if low_open else value >= low
+    if ok and high is not None:
+        ok = value < high if high_open else value <= high
+    if not ok:
+        expected = _interval(low, high, low_open, high_open)
+        raise ValueError(f"{name} must be {expected}, {_got(value, 'int or float', type_ok)}")
+    return value if type(value) in (int, float) else float(value)  # type: ignore[arg-type]
+
+
+def check_probability(name: str, value: object) -> float:
+    """A dropout probability: a number in ``[0, 1)``."""
+    return check_real(name, value, low=0, high=1, high_open=True)
+
+
+def check_config(config: object, owner: str) -> MiniMindConfig:
+    """Return ``config`` validated if it is a ``MiniMindConfig``; otherwise raise ``ValueError``.
+
+    ``owner`` names the module being built, for the message (``FeedForward(64)`` is a common
+    slip for ``FeedForward(MiniMindConfig(hidden_size=64))``).
+    """
+    from .minimind import MiniMindConfig  # here, since minimind.py imports this module
+
+    if not isinstance(config, MiniMindConfig):
+        hint = (
+            f"; for a hidden size, write {owner}(MiniMindConfig(hidden_size={config!r}))"
+            if _is_integer(config)
+            else ""
+        )
+        raise ValueError(
+            f"{owner} expects a MiniMindConfig, got {config!r} (type {type(config).__name__}){hint}"
+        )
+    return config.validate()
+
+
+_TENSOR_METHOD = {
+    torch.float32: "float()",
+    torch.float64: "double()",
+    torch.float16: "half()",
+    torch.bfloat16: "bfloat16()",
+}
+
+
+def _convert(what: str, dtype: torch.dtype) -> str:
+    method = _TENSOR_METHOD.get(dtype)
+    return f"{what}.{method}" if method else f"{what}.to({dtype})"
+
+
+def _autocast_on(device_type: str) -> bool:
+    try:
+        return torch.is_autocast_enabled(device_type)
+    except TypeError:  # torch < 2.4: no device argument
+        if device_type == "cpu":
+            return torch.is_autocast_cpu_enabled()
+        return torch.is_autocast_enabled()
+
+
+def check_same_dtype(x: Tensor, weight: Tensor, module: str) -> None:
+    """Raise ``ValueError`` naming both dtypes and the fix unless ``x`` has ``weight``'s dtype.
+
+    The most common slip: ``torch.from_numpy`` gives float64, the module is float32, and torch
+    says only "expected m1 and m2 to have the same dtype". Under ``torch.autocast`` mixed dtypes
+    are what is asked for, and nothing is checked.
+    """
+    if x.dtype == weight.dtype or _autocast_on(x.device.type):
+        return
+    raise ValueError(
+        f"input has dtype {x.dtype} but {module}'s weights are {weight.dtype}; convert the "
+        f"input with {_convert('x', weight.dtype)} or the module with "
+        f"{_convert('module', x.dtype)}"
+    )
+
+
+def check_features(
+    x: object,
+    expected: int,
+    what: str = "hidden_size",
+    *,
+    weight: Tensor | None = None,
+    module: str = "the module",
+) -> None:
+    """Raise ``ValueError`` unless ``x`` is a non-empty float tensor of ``expected`` features.
 
     Token vectors are real numbers: an integer tensor (token ids, say) would otherwise fail deep
-    inside a matrix product with a message about dtypes, not about the input.
+    inside a matrix product with a message about dtypes, not about the input. An empty batch or
+    sequence (a shape with a 0 in it) is refused, the same in every module, since it is almost
+    always an empty slice by mistake. With ``weight``, the input's dtype must also be the
+    weight's (``check_same_dtype``; ``module`` names the owner in the message).
     """
     if not isinstance(x, Tensor):
+        hint = ""
+        if type(x).__module__ == "numpy" or isinstance(x, (list, tuple)):
+            hint = "; convert it with torch.as_tensor(x, dtype=torch.float32)"
         raise ValueError(
-            f"input must be a torch.Tensor of shape (*, {what}), got {type(x).__name__}"
+            f"input must be a torch.Tensor of shape (*, {what}={expected}), got "
+            f"{type(x).__name__}{hint}"
         )
     if not x.is_floating_point():
         raise ValueError(
@@ -38,3 +200,50 @@ def check_features(x: Tensor, expected: int, what: str = "hidden_size") -> None:
         raise ValueError(
             f"input has shape {tuple(x.shape)}; its last dimension must equal {what}={expected}"
         )
+    if x.numel() == 0:
+        raise ValueError(
+            f"input has shape {tuple(x.shape)}, an empty batch or sequence; expected at least one "
+            f"vector of size {what}={expected}"
+        )
+    if weight is not None:
+        check_same_dtype(x, weight, module)
+
+
+def check_parameters(parameters: object, owner: str) -> list[Tensor]:
+    """The tensors of ``parameters`` (such as ``model.parameters()``) as a list.
+
+    Refused, as ``torch.optim`` refuses them: a single tensor (iterating it would give its rows,
+    which are not leaves, and a step would change nothing), an empty iterable, and entries that
+    are not tensors (parameter-group dicts included). Also refused: a list in which no tensor
+    requires grad, since nothing would ever train.
+    """
+    if isinstance(parameters, Tensor):
+        raise ValueError(
+            f"{owner} expects an iterable of tensors such as model.parameters(), got a single "
+            f"Tensor of shape {tuple(parameters.shape)}; wrap it in a list: [weight]"
+        )
+    if not isinstance(parameters, Iterable) or isinstance(parameters, (str, bytes)):
+        raise ValueError(
+            f"{owner} expects an iterable of tensors such as model.parameters(), got "
+            f"{type(parameters).__name__}"
+        )
+    tensors = list(parameters)
+    if not tensors:
+        raise ValueError(f"{owner} got an empty parameter list; expected at least one tensor")
+    for i, p in enumerate(tensors):
+        if not isinstance(p, Tensor):
+            raise ValueError(
+                f"{owner}'s parameter {i} is {type(p).__name__}; expected tensors "
+                "(parameter groups are not supported)"
+            )
+        if not p.is_leaf:
+            raise ValueError(
+                f"{owner}'s parameter {i} is not a leaf tensor (it was computed from others); "
+                "expected the model's own parameters"
+            )
+    if not any(p.requires_grad for p in tensors):
+        raise ValueError(
+            f"{owner} got {len(tensors)} tensor(s), none with requires_grad=True; expected "
+            "trainable parameters (nothing would change)"
+        )
+    return tensors

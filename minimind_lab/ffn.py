@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch import Tensor, nn
 
-from ._checks import check_features, check_positive_int
+from ._checks import check_bool, check_features, check_positive_int, check_probability
 from .activations import get_activation
 
 #: The GLU family named by the activation on the gate branch (Shazeer, 2020).
@@ -15,12 +15,6 @@ GLU_VARIANTS: dict[str, str] = {
     "SwiGLU": "silu",
     "Bilinear": "identity",
 }
-
-
-def _check_dropout(dropout: float) -> float:
-    if not 0.0 <= dropout < 1.0:
-        raise ValueError(f"dropout must be in [0, 1), got {dropout!r}")
-    return dropout
 
 
 class PlainFFN(nn.Module):
@@ -39,17 +33,18 @@ class PlainFFN(nn.Module):
         dropout: float = 0.0,
     ) -> None:
         super().__init__()
-        self.hidden_size = check_positive_int("hidden_size", hidden_size)
-        self.intermediate_size = check_positive_int("intermediate_size", intermediate_size)
+        h = self.hidden_size = check_positive_int("hidden_size", hidden_size)
+        m = self.intermediate_size = check_positive_int("intermediate_size", intermediate_size)
+        bias, dropout = check_bool("bias", bias), check_probability("dropout", dropout)
         self.act_name = act
-        self.up_proj = nn.Linear(hidden_size, intermediate_size, bias=bias)
+        self.up_proj = nn.Linear(h, m, bias=bias)
         self.act_fn = get_activation(act)
-        self.down_proj = nn.Linear(intermediate_size, hidden_size, bias=bias)
-        self.dropout = nn.Dropout(_check_dropout(dropout))
+        self.down_proj = nn.Linear(m, h, bias=bias)
+        self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_features(x, self.hidden_size)
+        check_features(x, self.hidden_size, weight=self.up_proj.weight, module="PlainFFN")
         hidden = self.act_fn(self.up_proj(x))  # (*, m)
         return self.dropout(self.down_proj(hidden))  # (*, h)
 
@@ -72,18 +67,19 @@ class GatedFFN(nn.Module):
         dropout: float = 0.0,
     ) -> None:
         super().__init__()
-        self.hidden_size = check_positive_int("hidden_size", hidden_size)
-        self.intermediate_size = check_positive_int("intermediate_size", intermediate_size)
+        h = self.hidden_size = check_positive_int("hidden_size", hidden_size)
+        m = self.intermediate_size = check_positive_int("intermediate_size", intermediate_size)
+        bias, dropout = check_bool("bias", bias), check_probability("dropout", dropout)
         self.act_name = act
-        self.gate_proj = nn.Linear(hidden_size, intermediate_size, bias=bias)
-        self.up_proj = nn.Linear(hidden_size, intermediate_size, bias=bias)
-        self.down_proj = nn.Linear(intermediate_size, hidden_size, bias=bias)
+        self.gate_proj = nn.Linear(h, m, bias=bias)
+        self.up_proj = nn.Linear(h, m, bias=bias)
+        self.down_proj = nn.Linear(m, h, bias=bias)
         self.act_fn = get_activation(act)
-        self.dropout = nn.Dropout(_check_dropout(dropout))
+        self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_features(x, self.hidden_size)
+        check_features(x, self.hidden_size, weight=self.gate_proj.weight, module="GatedFFN")
         gate = self.act_fn(self.gate_proj(x))  # (*, m), how much passes
         content = self.up_proj(x)  # (*, m), what passes
         return self.dropout(self.down_proj(gate * content))  # (*, h)

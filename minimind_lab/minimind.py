@@ -22,12 +22,17 @@ for reading, not copied.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 from torch import Tensor, nn
 
-from ._checks import check_features, check_positive_int
+from ._checks import (
+    check_bool,
+    check_features,
+    check_positive_int,
+    check_probability,
+    check_real,
+)
 from .activations import ACTIVATION_NAMES, get_activation
 from .sizing import MINIMIND2_RULE, MINIMIND3_RULE, WidthRule, intermediate_size
 
@@ -99,20 +104,6 @@ def version_spec(name: str) -> VersionSpec:
     return VERSIONS[name]
 
 
-def _check_number(name: str, value: object, low: float, *, low_inclusive: bool) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if ok:
-        ok = value >= low if low_inclusive else value > low
-    if not ok:
-        bound = f"≥ {low}" if low_inclusive else f"> {low}"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-
-
-def _check_bool(name: str, value: object) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-
-
 @dataclass
 class MiniMindConfig:
     """The fields of MiniMind's config that its blocks, FFN and language model read.
@@ -127,7 +118,8 @@ class MiniMindConfig:
     ``input_layernorm``) or without the MLP (and its ``post_attention_layernorm``).
 
     ``validate()`` checks every field; every module built from a config calls it, so a field
-    changed after construction (``cfg.hidden_size = 0``) is caught at the next build.
+    changed after construction (``cfg.hidden_size = 0``) is caught at the next build. Integer
+    fields accept NumPy integers (stored as ``int``); ``rms_norm_eps`` must be in ``(0, 1)``.
     """
 
     hidden_size: int = 512
@@ -187,27 +179,28 @@ class MiniMindConfig:
         return dataclasses.replace(self, **reset, **changes)
 
     def validate(self) -> MiniMindConfig:
-        """Check every field and return ``self``; raise ``ValueError`` naming the bad value."""
+        """Check every field and return ``self``; raise ``ValueError`` naming the bad value.
+
+        Integral NumPy scalars in the integer fields are stored back as ``int``.
+        """
         spec = version_spec(self.version)
         for name in ("hidden_size", "num_hidden_layers", "num_attention_heads"):
-            check_positive_int(name, getattr(self, name))
+            setattr(self, name, check_positive_int(name, getattr(self, name)))
         for name in ("vocab_size", "max_position_embeddings", "num_key_value_heads"):
-            check_positive_int(name, getattr(self, name))
+            setattr(self, name, check_positive_int(name, getattr(self, name)))
         for name in ("intermediate_size", "head_dim"):
             if getattr(self, name) is not None:
-                check_positive_int(name, getattr(self, name))
+                setattr(self, name, check_positive_int(name, getattr(self, name)))
         if not isinstance(self.hidden_act, str) or self.hidden_act not in ACTIVATION_NAMES:
             raise ValueError(
                 f"unknown activation {self.hidden_act!r}; expected one of: "
                 f"{', '.join(ACTIVATION_NAMES)}"
             )
-        _check_number("dropout", self.dropout, 0.0, low_inclusive=True)
-        if self.dropout >= 1.0:
-            raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        _check_number("rms_norm_eps", self.rms_norm_eps, 0.0, low_inclusive=True)
-        _check_number("rope_theta", self.rope_theta, 0.0, low_inclusive=False)
-        _check_bool("use_attention", self.use_attention)
-        _check_bool("use_mlp", self.use_mlp)
+        check_probability("dropout", self.dropout)
+        check_real("rms_norm_eps", self.rms_norm_eps, low=0, high=1, low_open=True, high_open=True)
+        check_real("rope_theta", self.rope_theta, low=0, low_open=True)
+        check_bool("use_attention", self.use_attention)
+        check_bool("use_mlp", self.use_mlp)
         heads, kv_heads = self.num_attention_heads, self.num_key_value_heads
         if heads % kv_heads:
             raise ValueError(
@@ -237,7 +230,7 @@ MINIMIND2_MODELS: dict[str, tuple[int, int]] = {
 
 def minimind2_config(name: str) -> MiniMindConfig:
     """The ``MiniMindConfig`` of a published MiniMind2 model by name (see ``MINIMIND2_MODELS``)."""
-    if name not in MINIMIND2_MODELS:
+    if not isinstance(name, str) or name not in MINIMIND2_MODELS:
         raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(MINIMIND2_MODELS)}")
     hidden, layers = MINIMIND2_MODELS[name]
     return MiniMindConfig(hidden_size=hidden, num_hidden_layers=layers)

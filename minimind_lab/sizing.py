@@ -11,15 +11,11 @@ from dataclasses import dataclass
 
 from torch import nn
 
-from ._checks import check_positive_int
+from ._checks import check_bool, check_positive_int, check_real
 
 
 def _check_positive_finite(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
+    return check_real(name, value, low=0, low_open=True)
 
 
 @dataclass(frozen=True)
@@ -38,18 +34,19 @@ class WidthRule:
     truncate_first: bool = True
 
     def __post_init__(self) -> None:
-        _check_positive_finite("ratio", self.ratio)
-        check_positive_int("multiple_of", self.multiple_of)
+        # Stored back as checked: an int or float stays itself, a NumPy scalar becomes one.
+        object.__setattr__(self, "ratio", _check_positive_finite("ratio", self.ratio))
+        object.__setattr__(self, "multiple_of", check_positive_int("multiple_of", self.multiple_of))
+        check_bool("truncate_first", self.truncate_first)
         if self.ffn_dim_multiplier is not None:
-            _check_positive_finite("ffn_dim_multiplier", self.ffn_dim_multiplier)
+            multiplier = _check_positive_finite("ffn_dim_multiplier", self.ffn_dim_multiplier)
+            object.__setattr__(self, "ffn_dim_multiplier", multiplier)
             if not self.truncate_first:
                 raise ValueError("ffn_dim_multiplier is only defined for truncate_first=True rules")
-        if not isinstance(self.truncate_first, bool):
-            raise ValueError(f"truncate_first must be a bool, got {self.truncate_first!r}")
 
     def unrounded(self, hidden_size: int) -> float:
         """The width before rounding up: an ``int`` for truncating rules, else ``ratio·h``."""
-        check_positive_int("hidden_size", hidden_size)
+        hidden_size = check_positive_int("hidden_size", hidden_size)
         if not self.truncate_first:
             return self.ratio * hidden_size
         width = int(self.ratio * hidden_size)
@@ -92,7 +89,7 @@ def intermediate_size(hidden_size: int, rule: WidthRule | str = MINIMIND2_RULE) 
     ``WidthRule`` or a name in ``WIDTH_RULES``. Raises ``ValueError`` for a non-positive or
     non-integer ``hidden_size`` and when the rule gives no unit at all (``ratio·h < 1``).
     """
-    check_positive_int("hidden_size", hidden_size)
+    hidden_size = check_positive_int("hidden_size", hidden_size)
     if isinstance(rule, str):
         rule = width_rule(rule)
     if not isinstance(rule, WidthRule):
@@ -110,6 +107,7 @@ def count_parameters(module: nn.Module, trainable_only: bool = False) -> int:
     """The number of scalar parameters in ``module`` (shared tensors counted once)."""
     if not isinstance(module, nn.Module):
         raise ValueError(f"expected an nn.Module, got {type(module).__name__}")
+    check_bool("trainable_only", trainable_only)
     params = {id(p): p for p in module.parameters() if p.requires_grad or not trainable_only}
     return sum(p.numel() for p in params.values())
 
@@ -124,9 +122,8 @@ def ffn_parameter_count(
     """
     h = check_positive_int("hidden_size", hidden_size)
     m = check_positive_int("intermediate_size", intermediate_size)
-    for name, flag in (("gated", gated), ("bias", bias)):
-        if not isinstance(flag, bool):
-            raise ValueError(f"{name} must be True or False, got {flag!r}")
+    check_bool("gated", gated)
+    check_bool("bias", bias)
     matrices = 3 if gated else 2
     count = matrices * h * m
     if bias:

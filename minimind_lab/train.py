@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_positive_int
+from ._checks import check_parameters, check_positive_int, check_real
 
 LOSSES: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
     "mse": F.mse_loss,
@@ -18,6 +18,14 @@ LOSSES: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
 
 
 _fit_calls = 0
+
+
+def _is_beta(value: object) -> bool:
+    try:
+        check_real("beta", value, low=0, high=1, high_open=True)
+    except ValueError:
+        return False
+    return True
 
 
 class Adam:
@@ -29,6 +37,9 @@ class Adam:
     ``avg / sqrt(avg_sq)``, whatever the gradient's scale. Written here rather than taken from
     ``torch.optim`` so the whole update is in view, and because ``torch.optim``'s first use in a
     process imports ``torch._dynamo`` (about a second, in every lesson that trains).
+
+    ``parameters``: an iterable of tensors (``model.parameters()``), at least one requiring grad;
+    a single tensor is refused, as ``torch.optim.Adam`` refuses it (wrap it: ``[weight]``).
     """
 
     def __init__(
@@ -39,14 +50,13 @@ class Adam:
         eps: float = 1e-8,
         weight_decay: float = 0.0,
     ) -> None:
-        for name, value, low in (("lr", lr, 0.0), ("eps", eps, 0.0)):
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > low):
-                raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-        if not (len(betas) == 2 and all(0.0 <= b < 1.0 for b in betas)):
+        lr = check_real("lr", lr, low=0, low_open=True)
+        eps = check_real("eps", eps, low=0, low_open=True)
+        pair = isinstance(betas, (tuple, list)) and len(betas) == 2
+        if not pair or not all(_is_beta(b) for b in betas):
             raise ValueError(f"betas must be two numbers in [0, 1), got {betas!r}")
-        if not (math.isfinite(weight_decay) and weight_decay >= 0):
-            raise ValueError(f"weight_decay must be a finite number ≥ 0, got {weight_decay!r}")
-        self.parameters = list(parameters)
+        weight_decay = check_real("weight_decay", weight_decay, low=0)
+        self.parameters = check_parameters(parameters, "Adam")
         self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
         self.weight_decay = weight_decay
         self.steps = [0] * len(self.parameters)  # per parameter: skipped when it has no grad

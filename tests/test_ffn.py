@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -77,7 +80,7 @@ def test_non_positive_sizes_are_refused(cls, h, m, field) -> None:
 def test_unknown_activation_and_bad_dropout(cls) -> None:
     with pytest.raises(ValueError, match="unknown activation 'swiglu'"):
         cls(8, 16, act="swiglu")
-    with pytest.raises(ValueError, match="dropout must be in"):
+    with pytest.raises(ValueError, match=r"dropout must be a number in \[0, 1\)"):
         cls(8, 16, dropout=1.5)
 
 
@@ -94,3 +97,74 @@ def test_integer_input_is_refused_with_a_message_about_the_input(build) -> None:
     """Old behaviour: a RuntimeError from deep inside a matrix product about m1 and m2's dtypes."""
     with pytest.raises(ValueError, match="input has dtype torch.int64; expected floating-point"):
         build()(torch.ones(2, 8, dtype=torch.long))
+
+
+# --- issue 19: one set of argument checks ------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+@pytest.mark.parametrize("bias", ["False", 0, None])
+def test_a_bias_flag_that_is_not_a_bool_is_refused(cls, bias: object) -> None:
+    """Old behaviour: ``bias='False'`` is truthy, so biases were silently created."""
+    with pytest.raises(ValueError, match=f"bias must be True or False, got {bias!r}"):
+        cls(8, 16, bias=bias)
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+@pytest.mark.parametrize(
+    ("dropout", "shown"),
+    [("0.1", r"'0.1' \(type str, expected int or float\)"), (None, "None"), (True, "True")],
+)
+def test_a_dropout_that_is_not_a_number_is_refused(cls, dropout: object, shown: str) -> None:
+    """Old behaviour: a TypeError comparing a str or None with a float."""
+    with pytest.raises(ValueError, match=rf"dropout must be a number in \[0, 1\), got {shown}"):
+        cls(8, 16, dropout=dropout)
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+def test_numpy_integer_sizes_are_accepted_and_fractions_named(cls) -> None:
+    """Old behaviour: "must be a positive integer, got np.int64(8)", false as written."""
+    ffn = cls(np.int64(8), np.int32(16))
+    assert (ffn.hidden_size, ffn.intermediate_size) == (8, 16)
+    assert type(ffn.hidden_size) is int and ffn.up_proj.weight.shape == (16, 8)
+    with pytest.raises(
+        ValueError,
+        match=r"intermediate_size must be a positive integer, got Fraction\(8, 3\) "
+        r"\(type Fraction, expected int\)",
+    ):
+        cls(8, Fraction(8, 3))
+
+
+@pytest.mark.parametrize("cls", [ml.PlainFFN, ml.GatedFFN])
+@pytest.mark.parametrize(
+    ("dtype", "fix"),
+    [(torch.float64, r"x\.float\(\) or the module with module\.double\(\)"),
+     (torch.float16, r"x\.float\(\) or the module with module\.half\(\)")],
+)  # fmt: skip
+def test_an_input_of_another_dtype_names_both_dtypes_and_the_fix(cls, dtype, fix) -> None:
+    """Old behaviour: torch's "expected m1 and m2 to have the same dtype" (a RuntimeError)."""
+    ffn = cls(8, 16)
+    with pytest.raises(
+        ValueError, match=rf"input has dtype {dtype} but {cls.__name__}'s weights are "
+        rf"torch.float32; convert the input with {fix}",
+    ):  # fmt: skip
+        ffn(torch.from_numpy(np.ones((2, 8))).to(dtype))
+    assert ffn.to(dtype)(torch.ones(2, 8, dtype=dtype)).dtype == dtype  # the fix works
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ml.PlainFFN(8, 16),
+        lambda: ml.GatedFFN(8, 16),
+        lambda: ml.FeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2)),
+        lambda: ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2), 2, 1),
+    ],
+)
+@pytest.mark.parametrize("shape", [(0, 8), (2, 0, 8)])
+def test_an_empty_batch_or_sequence_is_refused_like_everywhere_else(build, shape) -> None:
+    """One behaviour for every module (attention and the model too, see their tests).
+
+    Old behaviour: the FFNs returned an empty tensor while attention failed inside a reshape."""
+    with pytest.raises(ValueError, match=rf"input has shape \({shape[0]}, .*an empty batch"):
+        build()(torch.zeros(shape))

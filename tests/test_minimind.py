@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -90,7 +92,7 @@ def test_config_and_input_errors() -> None:
         ml.FeedForward(ml.MiniMindConfig(hidden_size=H, hidden_act="swiglu"))
     with pytest.raises(ValueError, match="hidden_size must be a positive integer"):
         ml.MiniMindConfig(hidden_size=0)
-    with pytest.raises(ValueError, match="dropout must be in"):
+    with pytest.raises(ValueError, match=r"dropout must be a number in \[0, 1\)"):
         ml.MiniMindConfig(dropout=1.0)
     with pytest.raises(ValueError, match="unknown model 'MiniMind3'"):
         ml.minimind2_config("MiniMind3")
@@ -177,14 +179,17 @@ BAD_FIELDS = [
     ("head_dim", 8, "head_dim=8, but minimind2 fixes it at hidden_size // num_attention_heads = 4"),
     ("hidden_act", "swiglu", "unknown activation 'swiglu'; expected one of: relu"),
     ("hidden_act", None, "unknown activation None"),
-    ("dropout", 1.0, r"dropout must be in \[0, 1\), got 1.0"),
-    ("dropout", -0.1, "dropout must be a finite number ≥ 0.0, got -0.1"),
-    ("dropout", "0.1", "dropout must be a finite number ≥ 0.0, got '0.1'"),
-    ("rms_norm_eps", -1e-5, "rms_norm_eps must be a finite number ≥ 0.0, got -1e-05"),
-    ("rms_norm_eps", float("nan"), "rms_norm_eps must be a finite number ≥ 0.0, got nan"),
-    ("rope_theta", 0, "rope_theta must be a finite number > 0.0, got 0"),
-    ("rope_theta", float("inf"), "rope_theta must be a finite number > 0.0, got inf"),
-    ("rope_theta", True, "rope_theta must be a finite number > 0.0, got True"),
+    ("dropout", 1.0, r"dropout must be a number in \[0, 1\), got 1.0"),
+    ("dropout", -0.1, r"dropout must be a number in \[0, 1\), got -0.1"),
+    ("dropout", "0.1", r"dropout must be a number in \[0, 1\), got '0.1' \(type str"),
+    ("dropout", None, r"dropout must be a number in \[0, 1\), got None"),
+    ("rms_norm_eps", -1e-5, r"rms_norm_eps must be a number in \(0, 1\), got -1e-05"),
+    ("rms_norm_eps", float("nan"), r"rms_norm_eps must be a number in \(0, 1\), got nan"),
+    ("rms_norm_eps", 0.0, r"rms_norm_eps must be a number in \(0, 1\), got 0.0"),
+    ("rope_theta", 0, "rope_theta must be a positive finite number, got 0"),
+    ("rope_theta", float("inf"), "rope_theta must be a positive finite number, got inf"),
+    ("rope_theta", True, r"rope_theta must be a positive finite number, got True \(type bool"),
+    ("hidden_size", Fraction(8, 3), r"got Fraction\(8, 3\) \(type Fraction, expected int\)"),
     ("version", "minimind4", "unknown MiniMind version 'minimind4'; expected one of: minimind2"),
     ("use_attention", "yes", "use_attention must be True or False, got 'yes'"),
     ("use_mlp", 0, "use_mlp must be True or False, got 0"),
@@ -245,3 +250,17 @@ def test_minimind3_may_set_head_dim_freely() -> None:
                                version="minimind3")  # fmt: skip
     assert config.attention_head_dim() == 16
     assert ml.MiniMindConfig(hidden_size=48, num_attention_heads=4).attention_head_dim() == 12
+
+
+def test_numpy_integer_fields_are_accepted_and_stored_as_int() -> None:
+    """Old behaviour: "hidden_size must be a positive integer, got np.int64(64)"."""
+    config = ml.MiniMindConfig(hidden_size=np.int64(64), num_attention_heads=np.int32(8))
+    assert (config.hidden_size, config.num_attention_heads) == (64, 8)
+    assert type(config.hidden_size) is int and type(config.num_attention_heads) is int
+    assert config == ml.MiniMindConfig(hidden_size=64)
+    assert ml.FeedForward(config).intermediate_size == ml.intermediate_size(64)
+
+
+def test_an_unhashable_model_name_is_refused_with_the_names() -> None:
+    with pytest.raises(ValueError, match=r"unknown model \['MiniMind2'\]; expected one of"):
+        ml.minimind2_config(["MiniMind2"])  # type: ignore[arg-type]

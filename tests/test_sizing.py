@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+import numpy as np
 import pytest
 from torch import nn
 
@@ -66,7 +68,7 @@ def test_gated_width_keeps_parameters_near_the_plain_4h_ffn() -> None:
         ({"ratio": True}, "ratio must be a positive finite number, got True"),
         ({"ffn_dim_multiplier": -1.0}, "ffn_dim_multiplier must be a positive finite number"),
         ({"ffn_dim_multiplier": math.inf}, "ffn_dim_multiplier must be a positive finite number"),
-        ({"truncate_first": "yes"}, "truncate_first must be a bool"),
+        ({"truncate_first": "yes"}, "truncate_first must be True or False, got .yes. \\(type str"),
     ],
 )
 def test_bad_rules_raise_with_the_value(kwargs: dict, message: str) -> None:
@@ -114,3 +116,25 @@ def test_parameter_formula_refuses_bad_sizes_and_flags() -> None:
     with pytest.raises(ValueError, match="bias must be True or False, got 1"):
         ml.ffn_parameter_count(8, 16, gated=False, bias=1)
     assert ml.ffn_parameter_count(8, 16, gated=False, bias=True) == 2 * 8 * 16 + 16 + 8
+
+
+def test_numpy_scalars_and_fractions_are_taken_as_the_numbers_they_are() -> None:
+    """Old behaviour: "hidden_size must be a positive integer, got np.int64(512)", false as
+    written; a Fraction ratio was refused as not a number."""
+    assert ml.intermediate_size(np.int64(512)) == 1408
+    rule = ml.WidthRule(ratio=Fraction(8, 3), multiple_of=np.int64(64))
+    assert rule == ml.MINIMIND2_RULE and type(rule.multiple_of) is int
+    assert ml.intermediate_size(768, rule) == ml.intermediate_size(768)
+    assert ml.ffn_parameter_count(np.int64(8), np.int32(16), gated=True) == 3 * 8 * 16
+    with pytest.raises(
+        ValueError,
+        match=r"hidden_size must be a positive integer, got Fraction\(512, 1\) "
+        r"\(type Fraction, expected int\)",
+    ):
+        ml.intermediate_size(Fraction(512, 1))
+
+
+def test_count_parameters_refuses_a_trainable_only_that_is_not_a_bool() -> None:
+    """Old behaviour: 'no' is truthy, so only trainable parameters were counted."""
+    with pytest.raises(ValueError, match="trainable_only must be True or False, got 'no'"):
+        ml.count_parameters(nn.Linear(2, 2), trainable_only="no")  # type: ignore[arg-type]

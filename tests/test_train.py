@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 import torch
@@ -82,3 +83,63 @@ def test_the_written_out_adam_is_torchs_adam_bit_for_bit(weight_decay: float) ->
 def test_adam_refuses_bad_settings(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ml.Adam([torch.nn.Parameter(torch.ones(2))], **kwargs)
+
+
+# --- issue 19: Adam takes what torch.optim.Adam takes --------------------------------------
+
+
+def test_adam_refuses_a_single_tensor_as_torch_does() -> None:
+    """Old behaviour: the tensor was iterated as its rows (not leaves), so step() changed
+    nothing, silently. torch.optim.Adam raises a TypeError."""
+    weight = torch.nn.Linear(3, 2).weight
+    with pytest.raises(TypeError):
+        torch.optim.Adam(weight)
+    with pytest.raises(ValueError, match=r"got a single Tensor of shape \(2, 3\); wrap it"):
+        ml.Adam(weight)
+    adam = ml.Adam([weight], lr=0.1)  # the fix the message names
+    weight.sum().backward()
+    before = weight.detach().clone()
+    adam.step()
+    assert not torch.equal(weight, before)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"lr": True}, r"lr must be a positive finite number, got True \(type bool"),
+        ({"lr": "1e-3"}, r"lr must be a positive finite number, got '1e-3' \(type str"),
+        ({"weight_decay": "0"}, r"weight_decay must be a finite number ≥ 0, got .0. \(type str"),
+        ({"betas": 0.9}, r"betas must be two numbers in \[0, 1\), got 0.9"),
+        ({"betas": (0.9, "0.99")}, r"betas must be two numbers in \[0, 1\)"),
+        ({"weight_decay": False}, r"weight_decay must be a finite number ≥ 0, got False"),
+    ],
+)
+def test_adam_refuses_settings_of_the_wrong_type(kwargs: dict, message: str) -> None:
+    """Old behaviour: lr=True was taken as a learning rate of 1; the others raised TypeErrors."""
+    with pytest.raises(ValueError, match=message):
+        ml.Adam([torch.nn.Parameter(torch.ones(2))], **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ([], "Adam got an empty parameter list"),
+        ([torch.ones(2)], "none with requires_grad=True"),
+        ([{"params": [torch.nn.Parameter(torch.ones(2))]}], "parameter 0 is dict"),
+        ([torch.nn.Parameter(torch.ones(2)) * 2], "parameter 0 is not a leaf tensor"),
+        (3, "expects an iterable of tensors such as model.parameters(), got int"),
+    ],
+)
+def test_adam_refuses_parameters_it_could_not_train(parameters: object, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ml.Adam(parameters)
+
+
+def test_fit_on_a_model_without_trainable_parameters_says_so() -> None:
+    """Old behaviour: a RuntimeError from backward() about a tensor that does not require grad."""
+    model = torch.nn.Linear(2, 1).requires_grad_(False)
+    x, y = torch.ones(4, 2), torch.ones(4, 1)
+    with pytest.raises(ValueError, match="none with requires_grad=True"):
+        ml.fit(model, x, y, steps=2)
+    with pytest.raises(ValueError, match="empty parameter list"):
+        ml.fit(torch.nn.Identity(), x, y, steps=2)
