@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_features, check_positive_int
+from ._checks import check_bool, check_config, check_features, check_positive_int, check_real
 from .minimind import FeedForward, MiniMindConfig
 
 #: RoPE's ``(cos, sin)`` tables for the positions in use, each ``(T, head_dim)``.
@@ -31,30 +31,30 @@ class RMSNorm(nn.Module):
     Normalised in float32 (float64 input stays float64) for stability, as MiniMind and LLaMA do.
     MiniMind2 casts back to the
     input's dtype and then multiplies by ``weight``; minimind-3 multiplies in float32 and then
-    casts (``scale_in_float32=True``); in float32 the two agree exactly. Integer input is refused
-    (a norm of token ids is a bug, and casting back would truncate). ``(*, hidden_size)`` →
-    ``(*, hidden_size)``.
+    casts (``scale_in_float32=True``); in float32 the two agree exactly. The output has the
+    input's dtype whatever the weight's (MiniMind's own norm would promote float16 input to a
+    float32 weight's dtype). Integer input is refused (a norm of token ids is a bug, and casting
+    back would truncate). ``eps`` must be > 0 (with 0, a row of zeros becomes NaN).
+    ``(*, hidden_size)`` → ``(*, hidden_size)``.
     """
 
     def __init__(self, hidden_size: int, eps: float = 1e-5, scale_in_float32: bool = False):
         super().__init__()
         self.hidden_size = check_positive_int("hidden_size", hidden_size)
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 1:
-            raise ValueError(f"eps must be a number in [0, 1), got {eps!r}")
-        self.eps = eps
-        self.scale_in_float32 = scale_in_float32
-        self.weight = nn.Parameter(torch.ones(hidden_size))
+        self.eps = check_real("eps", eps, low=0, high=1, low_open=True, high_open=True)
+        self.scale_in_float32 = check_bool("scale_in_float32", scale_in_float32)
+        self.weight = nn.Parameter(torch.ones(self.hidden_size))
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)``, floating point → ``(*, hidden_size)``, same dtype."""
-        if not x.is_floating_point():
+        if isinstance(x, Tensor) and not x.is_floating_point():
             raise ValueError(f"RMSNorm needs floating-point input, got dtype {x.dtype}")
         check_features(x, self.hidden_size)
         wide = x.to(torch.promote_types(x.dtype, torch.float32))  # float32, or float64 if given
         normed = wide * torch.rsqrt(wide.pow(2).mean(dim=-1, keepdim=True) + self.eps)
         if self.scale_in_float32:
             return (self.weight * normed).to(x.dtype)
-        return self.weight * normed.to(x.dtype)
+        return (self.weight * normed.to(x.dtype)).to(x.dtype)  # a no-op when weight matches
 
 
 def rope_tables(head_dim: int, num_positions: int, theta: float = 1e6) -> RopeTables:
@@ -78,11 +78,28 @@ def apply_rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
     """Rotate ``x`` of shape ``(B, H, T, D)`` by position: ``x·cos + rotate_half(x)·sin``.
 
     ``rotate_half`` maps ``[x1, x2]`` (the two halves of ``D``) to ``[-x2, x1]``. ``cos`` and
-    ``sin``: ``(T, D)``. The result has ``x``'s dtype.
+    ``sin``: ``(T, D)``, for exactly the ``T`` positions of ``x`` (tables for another length
+    raise ``ValueError``). The result has ``x``'s dtype.
     """
+    _check_rope_tables(cos, sin, x.shape[-2], x.shape[-1])
     x1, x2 = x.chunk(2, dim=-1)
     rotated = torch.cat([-x2, x1], dim=-1)  # (B, H, T, D)
     return (x * cos + rotated * sin).to(x.dtype)
+
+
+def _check_rope_tables(cos: object, sin: object, t: int, head_dim: int) -> None:
+    """Raise ``ValueError`` unless ``cos`` and ``sin`` are tensors of shape ``(t, head_dim)``."""
+    if not (isinstance(cos, Tensor) and isinstance(sin, Tensor)):
+        raise ValueError(
+            f"rope must be a (cos, sin) pair of tensors, got ({type(cos).__name__}, "
+            f"{type(sin).__name__})"
+        )
+    if cos.shape != (t, head_dim) or sin.shape != (t, head_dim):
+        raise ValueError(
+            f"RoPE tables have shapes cos {tuple(cos.shape)} and sin {tuple(sin.shape)}; expected "
+            f"(seq, head_dim) = ({t}, {head_dim}) for this sequence: use rope_tables(head_dim, "
+            f"{t}), or cos[:{t}], sin[:{t}] of longer tables"
+        )
 
 
 class CausalSelfAttention(nn.Module):
@@ -106,10 +123,13 @@ class CausalSelfAttention(nn.Module):
         eps: float = 1e-6,
     ) -> None:
         super().__init__()
-        check_positive_int("hidden_size", hidden_size)
-        check_positive_int("num_heads", num_heads)
+        hidden_size = check_positive_int("hidden_size", hidden_size)
+        num_heads = check_positive_int("num_heads", num_heads)
         num_kv_heads = num_heads if num_kv_heads is None else num_kv_heads
-        check_positive_int("num_kv_heads", num_kv_heads)
+        num_kv_heads = check_positive_int("num_kv_heads", num_kv_heads)
+        if head_dim is not None:
+            head_dim = check_positive_int("head_dim", head_dim)
+        qk_norm = check_bool("qk_norm", qk_norm)
         if head_dim is None and hidden_size % num_heads or num_heads % num_kv_heads:
             raise ValueError(
                 f"hidden_size={hidden_size} must divide by num_heads={num_heads}, and num_heads "
@@ -133,7 +153,7 @@ class CausalSelfAttention(nn.Module):
     @classmethod
     def from_config(cls, config: MiniMindConfig) -> CausalSelfAttention:
         """The attention of one MiniMind layer described by ``config`` (validated first)."""
-        config.validate()
+        config = check_config(config, "CausalSelfAttention.from_config")
         return cls(
             config.hidden_size,
             config.num_attention_heads,
@@ -176,7 +196,7 @@ class Block(nn.Module):
 
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
-        config.validate()
+        config = check_config(config, "Block")
         eps, scale32 = config.rms_norm_eps, config.spec.norm_scale_in_float32
         self.self_attn: CausalSelfAttention | None = None
         self.mlp: FeedForward | None = None

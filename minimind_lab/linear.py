@@ -16,8 +16,13 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
     Shapes: ``(*, in_features of the first)`` → ``(*, out_features of the last)``. Accepts an
     ``nn.Sequential`` too. Anything but a plain ``nn.Linear`` (another module, a subclass with its
     own ``forward``, a layer with forward hooks) raises ``ValueError``, since folding it as affine
-    would give a wrong map.
+    would give a wrong map. So do layers of different dtypes (the message names both).
     """
+    if not isinstance(layers, Iterable):
+        raise ValueError(
+            f"collapse_linear expects a sequence of nn.Linear layers, got "
+            f"{type(layers).__name__}, which is not one; pass a list such as [layer]"
+        )
     stack = list(layers)
     if not stack:
         raise ValueError("collapse_linear needs at least one nn.Linear layer, got none")
@@ -39,6 +44,15 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
                 f"layer {i} has forward hooks, which may change what it computes; remove them "
                 "before collapsing"
             )
+    dtype = stack[0].weight.dtype
+    for i, layer in enumerate(stack):
+        for name, tensor in (("weight", layer.weight), ("bias", layer.bias)):
+            if tensor is not None and tensor.dtype != dtype:
+                raise ValueError(
+                    f"layer {i}'s {name} has dtype {tensor.dtype} but layer 0's weight has "
+                    f"{dtype}; convert the layers to one dtype first, e.g. "
+                    f"[layer.to({dtype}) for layer in layers]"
+                )
     for i, (before, after) in enumerate(zip(stack, stack[1:], strict=False)):
         if before.out_features != after.in_features:
             raise ValueError(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
+from ._checks import check_config
 from .attention import Block, RMSNorm, rope_tables
 from .minimind import MiniMindConfig
 
@@ -22,8 +23,9 @@ from .minimind import MiniMindConfig
 def check_token_ids(input_ids: Tensor, vocab_size: int, max_positions: int) -> None:
     """Raise ``ValueError`` unless ``input_ids`` is a ``(B, T)`` integer tensor of valid ids.
 
-    Valid: dtype ``torch.long`` or ``torch.int``, ``1 ≤ T ≤ max_positions``, every id in
-    ``[0, vocab_size)`` (not checked on the meta device, which holds no values).
+    Valid: dtype ``torch.long`` or ``torch.int``, ``B ≥ 1``, ``1 ≤ T ≤ max_positions``, every id
+    in ``[0, vocab_size)`` (not checked on the meta device, which holds no values). An empty
+    batch or sequence is refused, as every module refuses an empty input.
     """
     if not isinstance(input_ids, Tensor):
         raise ValueError(f"input_ids must be a tensor of token ids, got {type(input_ids).__name__}")
@@ -32,9 +34,10 @@ def check_token_ids(input_ids: Tensor, vocab_size: int, max_positions: int) -> N
             f"input_ids must hold integer token ids (torch.long or torch.int), "
             f"got {input_ids.dtype}"
         )
-    if input_ids.dim() != 2 or input_ids.shape[1] == 0:
+    if input_ids.dim() != 2 or input_ids.shape[0] == 0 or input_ids.shape[1] == 0:
         raise ValueError(
-            f"input_ids must have shape (batch, seq) with seq ≥ 1, got {tuple(input_ids.shape)}"
+            f"input_ids must have shape (batch, seq) with batch ≥ 1 and seq ≥ 1, got "
+            f"{tuple(input_ids.shape)}"
         )
     if input_ids.shape[1] > max_positions:
         raise ValueError(
@@ -58,7 +61,7 @@ class MiniMindModel(nn.Module):
 
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
-        self.config = config.validate()
+        self.config = check_config(config, "MiniMindModel")
         self.max_positions = config.max_position_embeddings
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
         self.layers = nn.ModuleList(Block(config) for _ in range(config.num_hidden_layers))
@@ -100,7 +103,7 @@ class MiniMindForCausalLM(nn.Module):
 
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
-        self.config = config.validate()
+        self.config = check_config(config, "MiniMindForCausalLM")
         self.model = MiniMindModel(config)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.tie_weights()

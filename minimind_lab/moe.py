@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from ._checks import check_features, check_nonnegative_int, check_positive_int
+from ._checks import check_config, check_features, check_nonnegative_int, check_positive_int
 from .attention import CausalSelfAttention
 from .minimind import VERSIONS, FeedForward, MiniMindConfig
 from .sizing import count_parameters
@@ -60,10 +60,10 @@ class MoEFeedForward(nn.Module):
         renormalize: str = "always",
     ) -> None:
         super().__init__()
-        config.validate()
-        check_positive_int("num_experts", num_experts)
-        check_positive_int("top_k", top_k)
-        check_nonnegative_int("num_shared_experts", num_shared_experts)
+        config = check_config(config, "MoEFeedForward")
+        num_experts = check_positive_int("num_experts", num_experts)
+        top_k = check_positive_int("top_k", top_k)
+        num_shared_experts = check_nonnegative_int("num_shared_experts", num_shared_experts)
         if top_k > num_experts:
             raise ValueError(f"top_k={top_k} must not exceed num_experts={num_experts}")
         if renormalize not in RENORMALIZE_MODES:
@@ -83,7 +83,7 @@ class MoEFeedForward(nn.Module):
     @classmethod
     def from_config(cls, config: MiniMindConfig) -> MoEFeedForward:
         """The MoE layer of ``config.version`` with that version's defaults (``VERSIONS``)."""
-        spec = config.validate().spec
+        spec = check_config(config, "MoEFeedForward.from_config").spec
         return cls(
             config,
             spec.moe_num_experts,

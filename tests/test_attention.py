@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import torch
 from torch import Tensor
@@ -16,7 +17,7 @@ def small_config() -> ml.MiniMindConfig:
 
 
 def test_rmsnorm_gives_unit_rms(generator) -> None:
-    norm = ml.RMSNorm(16, eps=0.0).double()
+    norm = ml.RMSNorm(16, eps=1e-300).double()  # eps=0 is refused: a zero row would be NaN
     x = 5 * torch.randn(3, 16, generator=generator, dtype=torch.float64)
     rms = norm(x).pow(2).mean(-1).sqrt()
     torch.testing.assert_close(rms, torch.ones(3, dtype=torch.float64))
@@ -76,9 +77,10 @@ def test_block_refuses_integer_input_too() -> None:
         ml.Block(small_config())(torch.ones(1, 3, 32, dtype=torch.long))
 
 
-@pytest.mark.parametrize("eps", [-1e-5, float("nan"), 1.0, True, "1e-5"])
+@pytest.mark.parametrize("eps", [-1e-5, float("nan"), 1.0, True, "1e-5", 0, 0.0])
 def test_rmsnorm_refuses_a_bad_eps(eps: object) -> None:
-    with pytest.raises(ValueError, match="eps must be a number in"):
+    """Old behaviour for eps=0: accepted, and a row of zeros came out NaN."""
+    with pytest.raises(ValueError, match=r"eps must be a number in \(0, 1\)"):
         ml.RMSNorm(4, eps=eps)  # type: ignore[arg-type]
 
 
@@ -225,3 +227,95 @@ def test_one_non_finite_value_reaches_every_position_as_documented(bad: float, g
     assert torch.isnan(y).any(-1).all()  # positions 0..3 too: causality is for finite input
     norm_out = ml.RMSNorm(32)(x)
     assert torch.isfinite(norm_out[0, [0, 1, 2, 3, 5]]).all()  # the norm stays per position
+
+
+# --- issue 19: dtypes, configs, empty input and RoPE tables ------------------------------
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("scale_in_float32", [False, True])
+def test_rmsnorm_returns_the_input_dtype_whatever_its_weight(
+    dtype, scale_in_float32, generator
+) -> None:
+    """Old behaviour: float16 input and a float32 weight gave float32 (MiniMind2's order)."""
+    norm = ml.RMSNorm(8, scale_in_float32=scale_in_float32)  # float32 weight
+    x = torch.randn(3, 8, generator=generator).to(dtype)
+    out = norm(x)
+    assert out.dtype == dtype
+    wide = x.float()
+    normed = wide * torch.rsqrt(wide.pow(2).mean(-1, keepdim=True) + norm.eps)
+    expected = norm.weight * normed if scale_in_float32 else norm.weight * normed.to(dtype)
+    assert torch.equal(out, expected.to(dtype))
+
+
+@pytest.mark.parametrize(
+    ("x", "kind"), [([[1.0, 2.0]], "list"), (np.ones((1, 2)), "ndarray")]
+)  # fmt: skip
+def test_rmsnorm_given_a_list_or_an_array_says_what_to_do(x: object, kind: str) -> None:
+    """Old behaviour: AttributeError: 'list' object has no attribute 'is_floating_point'."""
+    with pytest.raises(
+        ValueError, match=rf"torch.Tensor of shape \(\*, hidden_size=2\), got {kind}; convert"
+    ):
+        ml.RMSNorm(2)(x)
+
+
+def test_flags_that_are_not_bools_are_refused() -> None:
+    """Old behaviour: 'no' is truthy, so q/k norms (or float32 scaling) were switched on."""
+    with pytest.raises(ValueError, match="qk_norm must be True or False, got 'no'"):
+        ml.CausalSelfAttention(32, num_heads=4, qk_norm="no")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="scale_in_float32 must be True or False, got 1"):
+        ml.RMSNorm(4, scale_in_float32=1)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_sizes_build_attention() -> None:
+    attn = ml.CausalSelfAttention(np.int64(32), num_heads=np.int64(4), num_kv_heads=np.int32(2))
+    assert (attn.hidden_size, attn.num_heads, attn.num_kv_heads, attn.head_dim) == (32, 4, 2, 8)
+    assert type(attn.num_heads) is int
+
+
+@pytest.mark.parametrize(
+    ("build", "owner"),
+    [
+        (lambda c: ml.Block(c), "Block"),
+        (lambda c: ml.CausalSelfAttention.from_config(c), "CausalSelfAttention.from_config"),
+    ],
+)
+@pytest.mark.parametrize("config", [None, 64, {"hidden_size": 64}])
+def test_something_else_than_a_config_is_named(build, owner: str, config: object) -> None:
+    """Old behaviour: AttributeError: 'int' object has no attribute 'validate'."""
+    with pytest.raises(ValueError, match=rf"{owner} expects a MiniMindConfig, got"):
+        build(config)
+    if config == 64:
+        with pytest.raises(ValueError, match=r"write .*\(MiniMindConfig\(hidden_size=64\)\)"):
+            build(config)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: ml.CausalSelfAttention(32, num_heads=4)(x),
+        lambda x: ml.Block(small_config())(x),
+        lambda x: ml.RMSNorm(32)(x),
+    ],
+)
+@pytest.mark.parametrize("shape", [(0, 3, 32), (2, 0, 32)])
+def test_an_empty_batch_or_sequence_is_refused_as_by_the_ffns(call, shape) -> None:
+    """Old behaviour: attention failed inside a reshape ("-1 can be any value")."""
+    with pytest.raises(ValueError, match=r"an empty batch or sequence"):
+        call(torch.zeros(shape))
+
+
+def test_rope_tables_that_do_not_match_the_sequence_are_refused(generator) -> None:
+    """Old behaviour: a broadcasting RuntimeError about sizes of tensors a and b."""
+    block, tables = ml.Block(small_config()), ml.attention.rope_tables  # head_dim 8
+    x = torch.randn(1, 5, 32, generator=generator)
+    with pytest.raises(
+        ValueError, match=r"cos \(7, 8\) and sin \(7, 8\); expected \(seq, head_dim\) = \(5, 8\)"
+    ):
+        block(x, tables(8, 7))
+    with pytest.raises(ValueError, match=r"cos \(5, 4\) .* = \(5, 8\)"):
+        block(x, tables(4, 5))
+    with pytest.raises(ValueError, match=r"a \(cos, sin\) pair of tensors, got \(list, list\)"):
+        block(x, ([0.0], [1.0]))  # type: ignore[arg-type]
+    cos, sin = tables(8, 7)
+    torch.testing.assert_close(block(x, (cos[:5], sin[:5])), block(x, tables(8, 5)))

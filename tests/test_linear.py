@@ -72,3 +72,23 @@ def test_a_linear_subclass_with_its_own_forward_is_refused() -> None:
     hooked.register_forward_hook(lambda module, args, out: out * 0)
     with pytest.raises(ValueError, match="layer 0 has forward hooks"):
         ml.collapse_linear([hooked])
+
+
+def test_layers_of_different_dtypes_are_refused_naming_both() -> None:
+    """Old behaviour: torch's "expected m1 and m2 to have the same dtype" from the product."""
+    with pytest.raises(
+        ValueError,
+        match=r"layer 1's weight has dtype torch.float64 but layer 0's weight has torch.float32; "
+        r"convert the layers to one dtype first",
+    ):
+        ml.collapse_linear([nn.Linear(3, 4), nn.Linear(4, 2).double()])
+    mixed = nn.Linear(4, 2)
+    mixed.bias.data = mixed.bias.data.half()
+    with pytest.raises(ValueError, match="layer 1's bias has dtype torch.float16"):
+        ml.collapse_linear([nn.Linear(3, 4), mixed])
+
+
+def test_a_single_layer_instead_of_a_list_is_refused() -> None:
+    """Old behaviour: TypeError: 'Linear' object is not iterable."""
+    with pytest.raises(ValueError, match=r"got Linear, which is not one; pass a list"):
+        ml.collapse_linear(nn.Linear(3, 4))  # type: ignore[arg-type]

@@ -160,6 +160,7 @@ def test_to_empty_then_init_rope_restores_the_tables() -> None:
         (torch.tensor([[-1, 2]]), rf"token ids must be in \[0, {V}\) .* from -1 to 2"),
         (torch.zeros(4, dtype=torch.long), r"shape \(batch, seq\) .* got \(4,\)"),
         (torch.zeros(1, 0, dtype=torch.long), r"seq ≥ 1, got \(1, 0\)"),
+        (torch.zeros(0, 4, dtype=torch.long), r"batch ≥ 1 and seq ≥ 1, got \(0, 4\)"),
         (
             torch.zeros(1, 17, dtype=torch.long),
             "sequence length 17 exceeds max_position_embeddings=16",
@@ -182,3 +183,11 @@ def test_int32_ids_work_like_long() -> None:
     model = _model()
     ids = torch.randint(0, V, (2, 5))
     torch.testing.assert_close(model(ids.int()), model(ids))
+
+
+@pytest.mark.parametrize("build", [ml.MiniMindForCausalLM, ml.model.MiniMindModel])
+@pytest.mark.parametrize("config", [None, 32])
+def test_something_else_than_a_config_is_named(build, config: object) -> None:
+    """Old behaviour: AttributeError: 'int' object has no attribute 'validate'."""
+    with pytest.raises(ValueError, match=f"{build.__name__} expects a MiniMindConfig, got"):
+        build(config)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -187,3 +188,19 @@ def test_moe_option_errors() -> None:
     config.hidden_size = 0
     with pytest.raises(ValueError, match="hidden_size must be a positive integer, got 0"):
         ml.MoEFeedForward(config)
+
+
+@pytest.mark.parametrize("config", [None, 16, {"hidden_size": 16}])
+def test_something_else_than_a_config_is_named(config: object) -> None:
+    """Old behaviour: AttributeError: 'int' object has no attribute 'validate'."""
+    with pytest.raises(ValueError, match="MoEFeedForward expects a MiniMindConfig, got"):
+        ml.MoEFeedForward(config)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="MoEFeedForward.from_config expects a MiniMindConfig"):
+        ml.MoEFeedForward.from_config(config)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_counts_are_accepted() -> None:
+    config = ml.MiniMindConfig(hidden_size=H)
+    moe = ml.MoEFeedForward(config, np.int64(3), np.int64(2), num_shared_experts=np.int64(1))
+    assert (moe.num_experts, moe.top_k, len(moe.shared_experts)) == (3, 2, 1)
+    assert type(moe.top_k) is int
