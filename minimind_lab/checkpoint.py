@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Mapping
 
 import torch
 from torch import Tensor, nn
 
 from ._checks import check_nonnegative_int, check_positive_int
-from .minimind import VERSIONS, FeedForward, MiniMindConfig, version_spec
+from .minimind import MINIMIND2_MODELS, VERSIONS, FeedForward, MiniMindConfig, version_spec
 from .model import MiniMindForCausalLM
 
 # Role → key suffixes under a layer, for MiniMind2 (HF names) and MiniMind's first release.
@@ -42,18 +43,54 @@ class CheckpointKeyError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_UNSUPPORTED_GLOBAL = re.compile(r"Unsupported global: GLOBAL ([\w.]+)")
+
+
 def _read_file(path: str | os.PathLike) -> object:
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
-    except OSError:  # missing file, a folder, no permission: the OS's message says it best
-        raise
-    except Exception as err:  # text, empty, truncated, or not torch.save's format
-        detail = str(err).strip().splitlines()[0][:160] if str(err).strip() else "no detail"
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+        raise  # the path itself is wrong: the OS's message says it best
+    except Exception as err:  # text, empty, truncated, a pickled module, not torch.save's format
+        raise ValueError(_unreadable_message(os.fspath(path), err)) from err
+
+
+def _unreadable_message(path: str, err: BaseException) -> str:
+    """Why ``path`` did not load: torch's whole reason (without terminal colour codes) after
+    what the file is, when that can be told without running its pickle."""
+    reason = _ANSI.sub("", str(err)).strip() or "no detail"
+    found = _UNSUPPORTED_GLOBAL.search(reason)
+    if found and found.group(1).startswith("torch.nn.modules."):
+        return (
+            f"{path!r} holds a pickled module ({found.group(1)}), not a state dict: it was saved "
+            "with torch.save(model). Save model.state_dict() instead, or, only if you trust the "
+            "file, load it with torch.load(path, weights_only=False) and pass its .state_dict(). "
+            f"torch said: {type(err).__name__}: {reason}"
+        )
+    if found:
+        return (
+            f"{path!r} holds a pickled {found.group(1)} object, which loading with "
+            "weights_only=True refuses to run; expected a state dict of tensors as torch.save("
+            f"model.state_dict()) writes it. torch said: {type(err).__name__}: {reason}"
+        )
+    return (
+        f"{path!r} is not a readable PyTorch checkpoint ({type(err).__name__}: {reason}); "
+        "expected a whole file written by torch.save, such as MiniMind's out/full_sft_512.pth "
+        "(an empty or cut-short file, from an interrupted copy, does not load)"
+    )
+
+
+def _check_floating(weights: Mapping[str, Tensor]) -> None:
+    """Raise one ``ValueError`` if any weight is not floating point (an int8 checkpoint, say)."""
+    bad = [key for key, tensor in weights.items() if not tensor.is_floating_point()]
+    if bad:
+        dtypes = sorted({str(weights[key].dtype) for key in bad})
         raise ValueError(
-            f"{os.fspath(path)!r} is not a readable PyTorch checkpoint "
-            f"({type(err).__name__}: {detail}); expected a file written by torch.save, "
-            "such as MiniMind's out/full_sft_512.pth"
-        ) from err
+            f"the checkpoint holds {len(bad)} weight(s) of dtype {', '.join(dtypes)}, such as "
+            f"{_sample(bad, 3)}; expected floating-point weights (float32, float16 or "
+            "bfloat16). A quantized checkpoint must be dequantized (with its scales) first"
+        )
 
 
 def _strip_wrappers(key: str) -> str:
@@ -126,13 +163,15 @@ def load_minimind_mlp(
     under ``module.``/``_orig_mod.``), and the first release's ``layers.{i}.feed_forward.w1/w3/w2``
     (gate, up, down). Sizes come from the tensors: ``gate_proj.weight`` is
     ``(intermediate_size, hidden_size)``; the version (for the dropout) from whether the
-    checkpoint has ``q_norm``. The module keeps the checkpoint's dtype and sits on the CPU.
+    checkpoint has ``q_norm``. The module keeps the checkpoint's dtype (which must be floating
+    point: an int8 checkpoint is refused) and sits on the CPU.
 
     Raises ``CheckpointKeyError`` (a ``KeyError``) naming the keys it looked for and some it
     found when the layer is missing, and ``ValueError`` for a file that is not a readable
-    checkpoint or for inconsistent shapes.
+    checkpoint (cut short, a pickled module rather than a state dict, ...), for non-float weights
+    or for inconsistent shapes.
     """
-    check_nonnegative_int("layer", layer)
+    layer = check_nonnegative_int("layer", layer)
     state = _state_dict(checkpoint)
     keys = list(state.keys())
     tried: list[str] = []
@@ -163,6 +202,7 @@ def _build_mlp(
             f"layer {layer}: inconsistent MLP shapes gate {tuple(gate.shape)}, up "
             f"{tuple(up.shape)}, down {tuple(down.shape)}; expected (m, h), (m, h), (h, m)"
         )
+    _check_floating({f"{role}.weight": tensor for role, tensor in tensors.items()})
     config = MiniMindConfig(
         hidden_size=h, intermediate_size=m, hidden_act=hidden_act, version=version
     )
@@ -192,12 +232,15 @@ def load_minimind_model(
     ``num_hidden_layers``, ``intermediate_size`` (``gate_proj``), whether the layers have
     attention and MLPs, and the version (``q_norm`` present → ``"minimind3"``). Head counts:
     minimind-3's ``q_norm`` gives ``head_dim`` and so every count; a MiniMind2 checkpoint cannot
-    tell how its ``hidden_size`` rows split into heads, so ``num_attention_heads`` (default 8,
-    MiniMind's) is taken as given and the key/value heads follow from ``k_proj``. A given value
-    that contradicts the tensors raises ``ValueError``. The other arguments are config fields
-    the tensors do not hold (``rms_norm_eps=None``: the version's). ``dtype=None`` keeps the
-    checkpoint's dtype (float16 for MiniMind's files). Weights are copied, never aliased; the
-    model sits on the CPU.
+    tell how its ``hidden_size`` rows split into heads, so ``num_attention_heads`` is taken as
+    given and the key/value heads follow from ``k_proj``. Without it: a published MiniMind2 size
+    loads with 8 heads, and shapes that only one split fits load with that one; when several
+    fit, 8 (MiniMind's default) is taken with a ``UserWarning`` naming the other splits, or, if
+    8 does not fit, ``ValueError`` asks for the argument. A given value that contradicts the
+    tensors raises ``ValueError``. The other arguments are config fields the tensors do not hold
+    (``rms_norm_eps=None``: the version's). ``dtype=None`` keeps the checkpoint's dtype (float16
+    for MiniMind's files); weights that are not floating point (an int8 checkpoint) are refused,
+    whatever ``dtype``. Weights are copied, never aliased; the model sits on the CPU.
     """
     if dtype is not None and not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
         raise ValueError(f"dtype must be None or a floating-point torch.dtype, got {dtype!r}")
@@ -264,7 +307,7 @@ def _infer_config(
         )
     version = version or found
     if num_attention_heads is not None:
-        check_positive_int("num_attention_heads", num_attention_heads)
+        num_attention_heads = check_positive_int("num_attention_heads", num_attention_heads)
     heads, kv_heads, head_dim = _head_counts(
         state, hidden, num_attention_heads, version, use_attention
     )
@@ -312,7 +355,8 @@ def _head_counts(
                 f"size {head_dim} make {q_rows // head_dim} heads"
             )
         return q_rows // head_dim, k_rows // head_dim, head_dim
-    heads = heads or DEFAULT_NUM_ATTENTION_HEADS
+    if heads is None:
+        heads = _guess_heads(hidden, q_rows, k_rows)
     if hidden % heads or q_rows != hidden:
         raise ValueError(
             f"num_attention_heads={heads} does not fit: hidden_size={hidden} must divide by it "
@@ -328,6 +372,59 @@ def _head_counts(
             "was trained with"
         )
     return heads, kv_heads, None
+
+
+def _head_splits(hidden: int, k_rows: int) -> list[tuple[int, int]]:
+    """Every ``(heads, kv_heads)`` that MiniMind2's tensors of these sizes could have been.
+
+    ``hidden`` splits into ``heads`` heads of an even size (RoPE rotates pairs), ``k_proj``'s
+    rows into a whole number of key/value heads of that size, and that number divides ``heads``.
+    """
+    splits = []
+    for heads in range(1, hidden + 1):
+        head_dim, rest = divmod(hidden, heads)
+        if rest or head_dim % 2:
+            continue
+        kv_heads, rest = divmod(k_rows, head_dim)
+        if not rest and kv_heads and heads % kv_heads == 0:
+            splits.append((heads, kv_heads))
+    return splits
+
+
+def _guess_heads(hidden: int, q_rows: int, k_rows: int) -> int:
+    """The head count of a MiniMind2 checkpoint loaded without ``num_attention_heads``.
+
+    A published MiniMind2 size (``MINIMIND2_MODELS``: 8 heads, 2 key/value heads) or shapes that
+    only one split fits are taken silently. When several fit, the logits depend on the choice
+    and the tensors cannot tell: MiniMind's default of 8 is taken with a warning naming the
+    others, and without 8 among them ``ValueError`` asks for the argument.
+    """
+    default = DEFAULT_NUM_ATTENTION_HEADS
+    published = {size for size, _ in MINIMIND2_MODELS.values()}
+    if q_rows != hidden or (hidden in published and k_rows == 2 * (hidden // default)):
+        return default  # a q_proj that does not fit is reported by the caller
+    splits = _head_splits(hidden, k_rows)
+    counts = [heads for heads, _ in splits]
+    if len(counts) == 1:
+        return counts[0]
+    listed = ", ".join(f"{h} heads ({kv} key/value)" for h, kv in splits if h != default)
+    if default in counts:
+        warnings.warn(
+            f"hidden_size={hidden} and k_proj's {k_rows} rows fit several head splits: "
+            f"{default} heads, MiniMind's default, is taken, but so would {listed}; the logits "
+            "are right only for the split the model was trained with, so pass "
+            "num_attention_heads=... to say which",
+            UserWarning,
+            stacklevel=5,  # the caller of load_minimind_model
+        )
+        return default
+    if not counts:
+        return default  # nothing fits: the caller's check says why for the default
+    raise ValueError(
+        f"hidden_size={hidden} and k_proj's {k_rows} rows do not fit MiniMind's default of "
+        f"{default} heads but fit {listed}; pass num_attention_heads= the count the model was "
+        "trained with"
+    )
 
 
 def _checked_weights(state: Mapping[str, Tensor], model: nn.Module) -> dict[str, Tensor]:
@@ -355,4 +452,5 @@ def _checked_weights(state: Mapping[str, Tensor], model: nn.Module) -> dict[str,
             f"{_HEAD} differs from {_EMBED}; MiniMind ties them, and so does this model"
         )
     weights[_HEAD] = state[_EMBED]
+    _check_floating(weights)
     return weights

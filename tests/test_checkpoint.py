@@ -25,6 +25,7 @@ committed here:
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -429,3 +430,91 @@ def test_gaps_in_the_layers_and_moe_and_first_release_checkpoints_are_refused() 
 def test_a_bad_dtype_is_refused() -> None:
     with pytest.raises(ValueError, match="dtype must be None or a floating-point torch.dtype"):
         ml.load_minimind_model(_state(), dtype=torch.int64)
+
+
+# --- issue 19: what an unreadable or unusable file gets -------------------------------------
+
+
+def test_every_cut_of_a_file_says_it_is_not_a_checkpoint(tmp_path: Path) -> None:
+    """Old behaviour: some cuts gave ``OSError: [Errno 22] Invalid argument``, as if the path
+    were wrong, instead of saying that the file is not a readable checkpoint."""
+    torch.save(_checkpoint()[0], tmp_path / "whole.pth")
+    data = (tmp_path / "whole.pth").read_bytes()
+    path = tmp_path / "cut.pth"
+    for cut in range(0, len(data), 997):
+        path.write_bytes(data[:cut])
+        with pytest.raises(ValueError, match="is not a readable PyTorch checkpoint") as info:
+            ml.load_minimind_mlp(path)
+        assert "cut-short" in str(info.value), cut
+
+
+def test_a_pickled_module_is_named_with_torchs_whole_reason(tmp_path: Path) -> None:
+    """Old behaviour: torch's first line only, with its ANSI colour codes, no "Unsupported
+    global", and "expected a file written by torch.save" about a file torch.save wrote."""
+    path = tmp_path / "model.pth"
+    torch.save(nn.Linear(2, 2), path)
+    for loader in (ml.load_minimind_mlp, ml.load_minimind_model):
+        with pytest.raises(ValueError) as info:
+            loader(path)
+        message = str(info.value)
+        assert (
+            "holds a pickled module (torch.nn.modules.linear.Linear), not a state dict" in message
+        )
+        assert "Save model.state_dict() instead" in message
+        assert "Unsupported global: GLOBAL torch.nn.modules.linear.Linear" in message
+        assert "\x1b" not in message and "expected a file written by torch.save" not in message
+
+
+def test_int8_weights_are_refused_once_with_one_message() -> None:
+    """Old behaviour: one RuntimeError per weight from inside load_state_dict; and with
+    dtype=float32 the raw int8 values loaded silently, without their scales."""
+    state, _ = _checkpoint()
+    int8 = {key: tensor.to(torch.int8) for key, tensor in state.items()}
+    message = r"holds \d+ weight\(s\) of dtype torch.int8, such as .*; expected floating-point"
+    with pytest.raises(ValueError, match=message):
+        ml.load_minimind_mlp(int8)
+    model_state = {key: tensor.to(torch.int8) for key, tensor in _state().items()}
+    for dtype in (None, torch.float32):
+        with pytest.raises(ValueError, match=message):
+            ml.load_minimind_model(model_state, num_attention_heads=4, dtype=dtype)
+
+
+def _minimind2_state(hidden: int, heads: int, kv_heads: int) -> dict[str, torch.Tensor]:
+    config = ml.MiniMindConfig(hidden_size=hidden, num_attention_heads=heads,
+                               num_key_value_heads=kv_heads, num_hidden_layers=1,
+                               vocab_size=8, intermediate_size=16)  # fmt: skip
+    with ml.seeded(0):
+        return ml.MiniMindForCausalLM(config).state_dict()
+
+
+def test_an_ambiguous_head_count_warns_naming_the_other_splits() -> None:
+    """Old behaviour: a 4-head model loaded as 8 heads without a word; the logits were wrong."""
+    with pytest.warns(UserWarning, match=r"fit several head splits: 8 heads.*4 heads \(2 key"):
+        model = ml.load_minimind_model(_state())
+    assert model.config.num_attention_heads == 8
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (
+            ml.load_minimind_model(_state(), num_attention_heads=4).config.num_key_value_heads == 2
+        )
+
+
+def test_a_published_size_or_a_single_fitting_split_loads_without_a_word() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        published = ml.load_minimind_model(_minimind2_state(512, 8, 2))  # MiniMind2-Small
+        # Old behaviour: 8 heads of 3 did not fit, so a ValueError; 12 heads of 2 is the only fit.
+        single = ml.load_minimind_model(_minimind2_state(24, 12, 1))
+    assert (published.config.num_attention_heads, published.config.num_key_value_heads) == (8, 2)
+    assert (single.config.num_attention_heads, single.config.num_key_value_heads) == (12, 1)
+
+
+def test_several_splits_without_the_default_ask_for_the_head_count() -> None:
+    """Old behaviour: 8 heads of size 3 were tried, and RoPE refused the odd head_dim."""
+    with pytest.raises(
+        ValueError,
+        match=r"do not fit MiniMind's default of 8 heads but fit 2 heads \(1 key/value\), "
+        r"4 heads \(2 key/value\).*pass num_attention_heads=",
+    ):
+        ml.load_minimind_model(_minimind2_state(24, 4, 2))
+    assert ml.load_minimind_model(_minimind2_state(24, 4, 2), num_attention_heads=4)
