@@ -339,3 +339,52 @@ def test_ffn_structure_rejects_bad_sizes() -> None:
     fig = l05.plot_ffn_structure(512, 2048, 1408)
     texts = {t.get_text() for ax in fig.axes for t in ax.texts}
     assert {"(B, T, 2048)", "(B, T, 1408)", "(B, T, 512)", "⊙"} <= texts
+
+
+# --- issue 19: an --out that cannot be written ---------------------------------------------
+
+
+def test_out_under_a_file_is_one_clear_error_before_rendering(tmp_path: Path, capsys) -> None:
+    """Old behaviour: every figure was rendered, then a NotADirectoryError traceback."""
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    assert main(["--only", CHEAP[0], "--out", str(blocker / "figures")]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: cannot write into {blocker / 'figures'}")
+    assert "is a file, not a folder" in err[0] and "nothing was written" in err[0]
+    assert "rendering" not in captured.out  # refused before any figure was built
+    assert [p.name for p in tmp_path.iterdir()] == ["a_file"]
+    with pytest.raises(FigureWriteError, match=r"cannot create the folder .*nothing was written"):
+        write_rendered({}, blocker / "figures")  # the writer alone: an error, no traceback
+
+
+def test_out_in_a_folder_that_refuses_writes_is_one_clear_error(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A read-only folder, injected (root may write anywhere): no traceback, no files."""
+    import minimind_lab.figures.writer as writer
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(writer.tempfile, "mkstemp", refuse)
+    assert main(["--only", CHEAP[0], "--out", str(tmp_path / "new" / "figures")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{tmp_path} is not writable (Permission denied)" in err[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")
+def test_out_in_a_read_only_folder_is_one_clear_error(tmp_path: Path, capsys) -> None:
+    """Old behaviour: every figure was rendered, then a PermissionError traceback."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert main(["--only", CHEAP[0], "--out", str(locked / "figures")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is not writable" in err[0]
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o755)

@@ -18,6 +18,7 @@ from .writer import (
     FORMATS,
     FigureBuildError,
     FigureWriteError,
+    check_out_dir,
     default_out_dir,
     render_figures,
     write_rendered,
@@ -109,6 +110,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     out_dir = args.out or default_out_dir()
+    try:
+        check_out_dir(out_dir)  # before half a minute of rendering, not after
+    except FigureWriteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     print(f"rendering {len(names)} figure(s) as {'+'.join(FORMATS)} into {out_dir}", flush=True)
     try:

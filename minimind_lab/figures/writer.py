@@ -147,6 +147,33 @@ def _in_the_way(path: Path) -> str | None:
     return None
 
 
+def check_out_dir(out_dir: Path) -> None:
+    """Raise ``FigureWriteError`` unless files can be written into ``out_dir`` (made if missing).
+
+    Checked before any figure is rendered, by trying: a temporary file is created and removed
+    in ``out_dir``, or, when it does not exist yet, in the nearest folder above it that does
+    (which must be a folder: ``--out some_file/figures`` is refused). Nothing is left behind.
+    """
+    out_dir = Path(out_dir)
+    existing = out_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise FigureWriteError(
+            f"cannot write into {out_dir}: {existing} is a file, not a folder; "
+            "nothing was written (give --out a folder)"
+        )
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".write-check.", dir=existing)
+    except OSError as error:
+        raise FigureWriteError(
+            f"cannot write into {out_dir}: {existing} is not writable "
+            f"({error.strerror or error}); nothing was written"
+        ) from error
+    os.close(handle)
+    os.unlink(probe)
+
+
 def write_rendered(rendered: Mapping[str, RenderedFigure], out_dir: Path) -> list[Path]:
     """Write every file of ``rendered`` into ``out_dir``, all or none; return changed paths.
 
@@ -173,7 +200,12 @@ def write_rendered(rendered: Mapping[str, RenderedFigure], out_dir: Path) -> lis
             old = final.read_bytes() if final.is_file() else None
             if old != data:
                 plan.append((final, data, old))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file on the way, a read-only folder
+        raise FigureWriteError(
+            f"cannot create the folder {out_dir} ({error.strerror or error}); nothing was written"
+        ) from error
     staged: list[tuple[Path, Path, bytes | None]] = []
     try:
         for final, data, old in plan:
@@ -218,11 +250,13 @@ def write_figures(
 ) -> list[Path]:
     """Render ``names`` (default: all) and write ``NAME.png``/``NAME.svg`` into ``out_dir``.
 
-    Returns the paths whose contents changed. Raises ``FigureBuildError`` (nothing written) if
-    any figure fails.
+    Returns the paths whose contents changed. Raises ``FigureWriteError`` before rendering if
+    ``out_dir`` cannot be written, and ``FigureBuildError`` (nothing written) if any figure fails.
     """
     from .registry import figure_names
 
     selected = figure_names() if names is None else list(names)
+    target = Path(out_dir) if out_dir else default_out_dir()
+    check_out_dir(target)
     rendered = render_figures(selected, progress=progress)
-    return write_rendered(rendered, Path(out_dir) if out_dir else default_out_dir())
+    return write_rendered(rendered, target)
