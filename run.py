@@ -135,8 +135,10 @@ def strip_execution_times(notebook: Path) -> None:
 def main(argv: list[str]) -> int:
     """Dispatch ``lab``, ``test`` or ``refresh``; return the process exit status."""
     if not argv or argv[0] not in {"lab", "test", "refresh"}:
+        if argv and argv[0] not in {"-h", "--help", "help"}:
+            print(f"run.py: unknown command {argv[0]!r}; expected lab, test or refresh", flush=True)
         print(__doc__)
-        return 2
+        return 0 if argv and argv[0] in {"-h", "--help", "help"} else 2
     python = ensure_environment()
     command, extra = argv[0], argv[1:]
     if command == "lab":

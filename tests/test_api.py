@@ -135,3 +135,20 @@ def test_the_lab_sends_widget_frames_without_nagles_delay() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "True", "False"]
+
+
+def test_run_py_names_an_unknown_command(capsys) -> None:
+    """``run.py tset`` says the command is unknown before the usage, and exits 2; ``--help``
+    prints the usage alone and exits 0. Neither installs anything."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_module", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    assert run.main(["tset"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("run.py: unknown command 'tset'; expected lab, test or refresh")
+    assert "python3 run.py test" in out
+    assert run.main(["--help"]) == 0
+    assert "unknown command" not in capsys.readouterr().out
+    assert run.main([]) == 2
