@@ -3,17 +3,22 @@
 The committed PNGs are compared with freshly rendered ones by ``compare_images`` at ``TOLERANCE``
 (RMS difference in 0–255 grey levels), because text rendering may shift a few pixels between
 matplotlib or FreeType versions; on the pinned versions the files are byte-identical.
+``compare_images`` writes ``<name>-failed-diff.png`` beside the file it is given, so it is given a
+copy in the test's own folder: the fresh render's folder, which the byte-identity test reads,
+holds only what the figures CLI writes, whatever another test found.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from matplotlib import image as mpimg
 from matplotlib.figure import Figure
 from matplotlib.testing.compare import compare_images
 
@@ -44,6 +49,21 @@ REGENERATE = "run `python -m minimind_lab.figures` and commit figures/"
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _generated_names() -> set[str]:
+    """Every file name the figures CLI writes: each figure in each format."""
+    return {f"{name}.{fmt}" for name in figure_names() for fmt in FORMATS}
+
+
+def _compare_png(committed: Path, new: Path, workdir: Path) -> str | None:
+    """``compare_images`` on a copy of ``new`` in ``workdir``: ``None`` if within
+    ``TOLERANCE``, else the message. The ``*-failed-diff.png`` it writes on a mismatch lands in
+    ``workdir``, never beside ``new``, so the folder of ``new`` is only ever read."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    copy = workdir / new.name
+    shutil.copyfile(new, copy)
+    return compare_images(str(committed), str(copy), tol=TOLERANCE)
 
 
 @pytest.fixture(scope="module")
@@ -124,13 +144,13 @@ def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
         )
 
 
-def test_committed_figures_match_a_fresh_render(fresh) -> None:
+def test_committed_figures_match_a_fresh_render(fresh, tmp_path: Path) -> None:
     out, _, _ = fresh
     for name in figure_names():
         committed, new = FIGURES_DIR / f"{name}.png", out / f"{name}.png"
         assert committed.is_file(), f"figures/{name}.png is missing; {REGENERATE}"
         try:
-            result = compare_images(str(committed), str(new), tol=TOLERANCE)
+            result = _compare_png(committed, new, tmp_path)
         except Exception as exc:  # e.g. the image size changed
             pytest.fail(f"figures/{name}.png differs from a fresh render ({exc}); {REGENERATE}")
         assert result is None, f"figures/{name}.png is out of date: {result}; {REGENERATE}"
@@ -143,8 +163,26 @@ def test_committed_figures_match_a_fresh_render(fresh) -> None:
             )
 
 
+def test_a_failed_comparison_leaves_the_fresh_render_alone(fresh, tmp_path: Path) -> None:
+    """A comparison that fails writes its diff into its own folder; the fresh render's folder
+    (read by the byte-identity test) still holds exactly the generated files, unchanged."""
+    out, _, _ = fresh
+    before = _snapshot(out)
+    assert set(before) == _generated_names()
+    name = CHEAP[0]
+    altered = tmp_path / "committed" / f"{name}.png"  # a "committed" picture, colours inverted
+    altered.parent.mkdir()
+    pixels = mpimg.imread(out / f"{name}.png")
+    pixels[..., :3] = 1.0 - pixels[..., :3]
+    mpimg.imsave(altered, pixels)
+    result = _compare_png(altered, out / f"{name}.png", tmp_path / "compare")
+    assert result is not None and "did not match" in result, result
+    assert (tmp_path / "compare" / f"{name}-failed-diff.png").is_file()
+    assert _snapshot(out) == before
+
+
 def test_figures_folder_holds_only_generated_files() -> None:
-    expected = {f"{name}.{fmt}" for name in figure_names() for fmt in FORMATS}
+    expected = _generated_names()
     present = {p.name for p in FIGURES_DIR.iterdir()}
     assert present == expected, (
         f"not generated: {sorted(present - expected)}; missing: {sorted(expected - present)}"
@@ -193,6 +231,7 @@ def test_two_runs_give_byte_identical_files(fresh, second_run) -> None:
     names = figure_names()
     for index, name in enumerate(names, start=1):
         assert f"[{index}/{len(names)}] {name}" in stdout  # one progress line per figure
+    assert set(_snapshot(out)) == _generated_names()  # nothing another test left behind
     assert _snapshot(second) == _snapshot(out)
 
 
