@@ -4,7 +4,8 @@ Full run (default): every lesson 3× cold, every widget with ≥ 20 values per c
 control in JupyterLab in Chromium with ≥ 20 key presses or option changes, the FFN at hidden 512
 and 768 with 4096 tokens, the figures CLI 3×; writes ``benchmarks/RESULTS.md``.
 ``--quick``: one lesson once, one widget with 3 values per control, one control in the browser
-(and the floor), a tiny FFN, figures skipped;
+(and the floor), the FFN at hidden 768 with 256 tokens (where its ratio to the floor means
+something; benchmarks/README.md), figures skipped;
 meant for CI, so give it ``--out`` to leave RESULTS.md alone. Exit status 1 only on errors (a
 lesson or widget that raises, a variant that disagrees), never on timing. Without Chromium or
 Playwright the browser section is skipped and says why, as the browser tests skip; with
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from . import machine
 from .browser import bench_browser
-from .ffn import bench_ffn
+from .ffn import QUICK_HIDDEN, QUICK_TOKENS, bench_ffn
 from .figures import bench_figures
 from .lessons import bench_lessons, lesson_paths
 from .report import Report, render
@@ -93,9 +94,9 @@ def main(argv: list[str]) -> int:
     repeats = args.repeats or (1 if quick else 3)
     sets = args.sets or (3 if quick else 20)
     profile = not (quick or args.no_profile)
-    hiddens = [64] if quick else [512, 768]
-    tokens = 128 if quick else 4096
-    rounds, min_sample = (3, 0.005) if quick else (7, 0.05)
+    hiddens = [QUICK_HIDDEN] if quick else [512, 768]
+    tokens = QUICK_TOKENS if quick else 4096
+    rounds, min_sample = (5, 0.005) if quick else (7, 0.05)
     sections = [s for s in SECTIONS if s in args.only]
     report = Report(
         machine=machine.describe(args.threads),

@@ -33,6 +33,12 @@ from .stats import Summary, summarize
 
 VARIANTS = ("floor", "FeedForward", "reference", "fused gate+up")
 FORWARD_GOAL = 1.10  # forward within 10 % of the floor
+# The quick run's one size: where the ratio to the floor means something (benchmarks/README.md,
+# "Where the FFN ratio means something"). Smaller, and the few microseconds each extra operation
+# costs show as a ratio; at thousands of tokens the intermediates are so large that the allocator
+# hands fresh memory pages to every call, which the floor's preallocated tensors never need.
+QUICK_HIDDEN = 768
+QUICK_TOKENS = 256
 
 
 @dataclass
@@ -57,6 +63,7 @@ class FFNCase:
     dtype: str
     device: str
     threads: int = 1
+    kernels: str = ""  # torch's CPU capability (AVX2, AVX512, DEFAULT = portable); "" off the CPU
     variants: list[VariantResult] = field(default_factory=list)
     max_abs_diff: float = 0.0
     error: str | None = None
@@ -167,6 +174,8 @@ def bench_case(
     ffn = ffn.to(device=device, dtype=dtype)
     m = config.intermediate_size
     case = FFNCase(hidden, m, tokens, mode, dtype_name, device, torch.get_num_threads())
+    if device == "cpu":
+        case.kernels = torch.backends.cpu.get_cpu_capability()
     x = torch.randn(tokens, hidden, generator=gen).to(device=device, dtype=dtype)
     wg, wu, wd = (
         p.detach() for p in (ffn.gate_proj.weight, ffn.up_proj.weight, ffn.down_proj.weight)

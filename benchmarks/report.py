@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .browser import BROWSER_REDRAW_BUDGET_S, BROWSER_REFIT_BUDGET_S, BrowserResult
-from .ffn import FORWARD_GOAL, FFNCase
+from .ffn import FORWARD_GOAL, QUICK_HIDDEN, QUICK_TOKENS, FFNCase
 from .figures import FiguresResult
 from .lessons import (
     ALL_LESSONS_BUDGET_S,
@@ -285,6 +285,16 @@ def _ffn(report: Report) -> list[str]:
         f"a learner's machine sees. Goal: forward ≤ {FORWARD_GOAL:.2f}× floor (median ratio; "
         "CPU time at 1 thread, wall time otherwise).",
         "",
+        "The ratio means something only where the matrix products fill the call and the "
+        "intermediates stay small: when a call lasts well under a millisecond (h = 64, 128 "
+        "tokens) the fixed cost of each extra operation (call, dispatch, allocation) shows as "
+        "tens of percent, and when the intermediates (tokens × m floats) reach megabytes, "
+        "whether the memory allocator hands a call fresh pages, which the floor's preallocated "
+        "tensors never need, depends on what the process did before, so the ratio jumps between "
+        "runs. `--quick` measures at "
+        f"hidden {QUICK_HIDDEN} with {QUICK_TOKENS} tokens for that reason; "
+        '`benchmarks/README.md` ("Where the FFN ratio means something") has the sweep.',
+        "",
     ]
     rows = []
     for c in report.ffn:
@@ -379,7 +389,16 @@ def _ffn(report: Report) -> list[str]:
     diffs = ", ".join(
         sorted({f"h={c.hidden} {c.mode}: {c.max_abs_diff:.1e}" for c in report.ffn if not c.error})
     )
-    return out + ["", f"Max |difference| of FeedForward and fused vs reference: {diffs}.", ""]
+    out += ["", f"Max |difference| of FeedForward and fused vs reference: {diffs}.", ""]
+    if any(c.kernels == "DEFAULT" for c in report.ffn):
+        out += [
+            "torch ran its portable CPU kernels here (capability DEFAULT, e.g. "
+            "`ATEN_CPU_CAPABILITY=default`, which the test command sets so that numbers match "
+            "on every machine): SiLU and the product are not vectorized, so every ratio comes "
+            "out higher than with the machine's own kernels, as a learner runs them.",
+            "",
+        ]
+    return out
 
 
 def _figures(report: Report) -> list[str]:

@@ -15,6 +15,7 @@ import ipywidgets as widgets
 import nbformat
 import pytest
 
+from benchmarks.ffn import QUICK_HIDDEN, QUICK_TOKENS
 from benchmarks.report import SECTION_TITLES
 from benchmarks.sliders import RESULT_MARKER, value_plan
 from benchmarks.stats import percentile, summarize
@@ -60,6 +61,12 @@ def test_quick_mode_writes_every_section(quick_run: tuple[str, str]) -> None:
     # at the machine's thread count and at 1 thread (the same when the machine has one core).
     for variant in ["floor", "FeedForward", "reference", "fused gate+up"]:
         assert markdown.count(f"| {variant} |") in (2, 4), variant
+    # ... at the one size where the ratio to the floor means something (benchmarks/README.md).
+    ffn_rows = [line for line in _section(markdown, "ffn").splitlines() if "| cpu/" in line]
+    assert ffn_rows and all(f"| {QUICK_HIDDEN} |" in row for row in ffn_rows), ffn_rows
+    assert f"hidden [{QUICK_HIDDEN}], {QUICK_TOKENS} tokens" in markdown
+    if os.environ.get("ATEN_CPU_CAPABILITY") == "default":  # the test command's settings
+        assert "torch ran its portable CPU kernels here" in _section(markdown, "ffn")
     # The browser section: one lesson control and the floor, each with a measured total; or,
     # where the browser tests skip (no Chromium, not required), a skip that says why.
     browser = _section(markdown, "browser")
