@@ -209,6 +209,45 @@ def check_features(
         check_same_dtype(x, weight, module)
 
 
+def check_training_data(model: object, inputs: object, targets: object) -> None:
+    """Raise ``ValueError`` unless ``model`` is an ``nn.Module`` and ``inputs``/``targets`` are
+    tensors with the same number of rows (at least one) and no NaN or infinity.
+
+    Reads every value once (``torch.isfinite``), so call it once per training run, never in a
+    forward pass: one NaN in the data makes every loss and every weight NaN, with no word.
+    """
+    from torch import nn
+
+    if not isinstance(model, nn.Module):
+        raise ValueError(
+            f"model must be an nn.Module (a network with parameters to train), got "
+            f"{type(model).__name__}"
+        )
+    for name, data in (("inputs", inputs), ("targets", targets)):
+        if not isinstance(data, Tensor):
+            raise ValueError(
+                f"{name} must be a torch.Tensor with one row per example, got "
+                f"{type(data).__name__}; convert it with torch.as_tensor(...)"
+            )
+        if data.dim() == 0 or data.shape[0] == 0:
+            raise ValueError(
+                f"{name} has shape {tuple(data.shape)}; expected one row per example, shape "
+                "(N, ...) with N ≥ 1"
+            )
+    if inputs.shape[0] != targets.shape[0]:
+        raise ValueError(
+            f"inputs have {inputs.shape[0]} rows but targets {targets.shape[0]}; "
+            "expected one target per input"
+        )
+    for name, data in (("inputs", inputs), ("targets", targets)):
+        if data.is_floating_point() and not bool(torch.isfinite(data).all()):
+            bad = int((~torch.isfinite(data)).sum())
+            raise ValueError(
+                f"{name} hold {bad} NaN or infinite value(s); expected finite numbers (one NaN "
+                "makes every loss and every weight NaN)"
+            )
+
+
 def check_parameters(parameters: object, owner: str) -> list[Tensor]:
     """The tensors of ``parameters`` (such as ``model.parameters()``) as a list.
 

@@ -165,7 +165,7 @@ class CausalSelfAttention(nn.Module):
 
     def forward(self, x: Tensor, rope: RopeTables | None = None) -> Tensor:
         """``x``: ``(B, T, hidden_size)``; ``rope``: ``(cos, sin)``, each ``(T, head_dim)``."""
-        check_features(x, self.hidden_size)
+        check_features(x, self.hidden_size, weight=self.q_proj.weight, module="attention")
         if x.dim() != 3:
             raise ValueError(f"attention expects (batch, seq, hidden), got shape {tuple(x.shape)}")
         b, t, _ = x.shape

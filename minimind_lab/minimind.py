@@ -28,6 +28,7 @@ from torch import Tensor, nn
 
 from ._checks import (
     check_bool,
+    check_config,
     check_features,
     check_positive_int,
     check_probability,
@@ -246,7 +247,7 @@ class FeedForward(nn.Module):
 
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
-        config.validate()
+        config = check_config(config, "FeedForward")
         if config.intermediate_size is None:  # derived, then written back, as MiniMind2 does
             config.intermediate_size = config.derived_intermediate_size()
             config._derived.add("intermediate_size")
@@ -261,6 +262,6 @@ class FeedForward(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         """``x``: ``(*, hidden_size)`` → ``(*, hidden_size)``."""
-        check_features(x, self.hidden_size)
+        check_features(x, self.hidden_size, weight=self.gate_proj.weight, module="FeedForward")
         gated = self.act_fn(self.gate_proj(x)) * self.up_proj(x)  # (*, m)
         return self.dropout(self.down_proj(gated))  # (*, h)

@@ -94,7 +94,7 @@ class MoEFeedForward(nn.Module):
 
     def route(self, x: Tensor) -> Routing:
         """Scores, chosen experts and weights for ``x`` of shape ``(*, hidden_size)``."""
-        check_features(x, self.hidden_size)
+        check_features(x, self.hidden_size, weight=self.gate.weight, module="MoEFeedForward")
         scores = self.gate(x).softmax(dim=-1)  # (*, E)
         weights, experts = scores.topk(self.top_k, dim=-1)  # (*, k)
         if self.renormalize == "always" or (self.renormalize == "if_top_k_gt_1" and self.top_k > 1):

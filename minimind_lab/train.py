@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_parameters, check_positive_int, check_real
+from ._checks import check_parameters, check_positive_int, check_real, check_training_data
 
 LOSSES: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
     "mse": F.mse_loss,
@@ -118,11 +118,7 @@ def fit(
         )
         if not ok or (value <= 0 if lowest == "positive" else value < 0):
             raise ValueError(f"{name} must be a finite number {lowest}, got {value!r}")
-    if inputs.shape[0] != targets.shape[0]:
-        raise ValueError(
-            f"inputs have {inputs.shape[0]} rows but targets {targets.shape[0]}; "
-            "expected one target per input"
-        )
+    check_training_data(model, inputs, targets)  # a module, tensors, rows that match, all finite
     _fit_calls += 1
     loss_fn = LOSSES[loss]
     adam = Adam(model.parameters(), lr=lr, weight_decay=weight_decay)

@@ -319,3 +319,14 @@ def test_rope_tables_that_do_not_match_the_sequence_are_refused(generator) -> No
         block(x, ([0.0], [1.0]))  # type: ignore[arg-type]
     cos, sin = tables(8, 7)
     torch.testing.assert_close(block(x, (cos[:5], sin[:5])), block(x, tables(8, 5)))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16])
+def test_attention_and_the_block_name_both_dtypes(dtype: torch.dtype) -> None:
+    """Old behaviour: torch's "expected m1 and m2 to have the same dtype" (a RuntimeError)."""
+    x = torch.from_numpy(np.ones((1, 3, 32))).to(dtype)
+    message = rf"input has dtype {dtype} but attention's weights are torch.float32; convert"
+    with pytest.raises(ValueError, match=message):
+        ml.CausalSelfAttention(32, num_heads=4)(x)
+    with pytest.raises(ValueError, match=message):
+        ml.Block(small_config())(x)  # RMSNorm keeps the dtype; attention names it

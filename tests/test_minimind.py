@@ -264,3 +264,20 @@ def test_numpy_integer_fields_are_accepted_and_stored_as_int() -> None:
 def test_an_unhashable_model_name_is_refused_with_the_names() -> None:
     with pytest.raises(ValueError, match=r"unknown model \['MiniMind2'\]; expected one of"):
         ml.minimind2_config(["MiniMind2"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("config", [None, 64, {"hidden_size": 64}])
+def test_feedforward_given_something_else_than_a_config_says_so(config: object) -> None:
+    """Old behaviour: AttributeError: 'int' object has no attribute 'validate'."""
+    with pytest.raises(ValueError, match="FeedForward expects a MiniMindConfig, got"):
+        ml.FeedForward(config)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16])
+def test_feedforward_names_both_dtypes_and_the_fix(dtype: torch.dtype) -> None:
+    """Old behaviour: torch's "expected m1 and m2 to have the same dtype" (a RuntimeError)."""
+    ffn = ml.FeedForward(ml.MiniMindConfig(hidden_size=H))
+    with pytest.raises(
+        ValueError, match=rf"input has dtype {dtype} but FeedForward's weights are torch.float32"
+    ):
+        ffn(torch.from_numpy(np.ones((2, H))).to(dtype))

@@ -204,3 +204,11 @@ def test_numpy_integer_counts_are_accepted() -> None:
     moe = ml.MoEFeedForward(config, np.int64(3), np.int64(2), num_shared_experts=np.int64(1))
     assert (moe.num_experts, moe.top_k, len(moe.shared_experts)) == (3, 2, 1)
     assert type(moe.top_k) is int
+
+
+def test_an_input_of_another_dtype_names_both_dtypes() -> None:
+    """Old behaviour: torch's "expected m1 and m2 to have the same dtype" from the router."""
+    with pytest.raises(
+        ValueError, match="input has dtype torch.float64 but MoEFeedForward's weights are"
+    ):
+        _moe()(torch.zeros(2, H, dtype=torch.float64))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import re
 
 import pytest
@@ -143,3 +144,25 @@ def test_fit_on_a_model_without_trainable_parameters_says_so() -> None:
         ml.fit(model, x, y, steps=2)
     with pytest.raises(ValueError, match="empty parameter list"):
         ml.fit(torch.nn.Identity(), x, y, steps=2)
+
+
+@pytest.mark.parametrize(
+    ("model", "inputs", "targets", "message"),
+    [
+        (lambda x: x, torch.ones(4, 2), torch.ones(4, 2), "model must be an nn.Module"),
+        (None, [[1.0, 2.0]], torch.ones(1, 2), "inputs must be a torch.Tensor .* got list"),
+        (None, torch.tensor(1.0), torch.ones(1, 2), r"inputs has shape \(\); expected one row"),
+        (None, torch.ones(0, 2), torch.ones(0, 2), r"inputs has shape \(0, 2\); expected one row"),
+        (None, torch.tensor([[1.0, float("nan")]]), torch.ones(1, 2), "inputs hold 1 NaN or inf"),
+        (None, torch.ones(3, 2), torch.tensor([[0.0, 1.0]] * 2 + [[math.inf, 0.0]]),
+         "targets hold 1 NaN or infinite value"),
+    ],
+)  # fmt: skip
+def test_fit_refuses_data_it_would_train_on_silently_wrongly(model, inputs, targets, message):
+    """Old behaviour: one NaN made every loss and weight NaN, 0 rows "trained" to nan losses,
+    and a list, a 0-dim tensor or a plain function failed with AttributeError/IndexError."""
+    model = torch.nn.Linear(2, 2) if model is None else model
+    before = ml.fit_call_count()
+    with pytest.raises(ValueError, match=message):
+        ml.fit(model, inputs, targets, steps=2)
+    assert ml.fit_call_count() == before  # refused before anything trained
