@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import torch
@@ -21,6 +21,29 @@ REPRODUCIBLE_CPU_ENV: dict[str, str] = {
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
 }
+
+
+#: Set to ``native`` in a process's environment, it tells the test configuration (conftest.py)
+#: not to impose ``REPRODUCIBLE_CPU_ENV``: that run computes as JupyterLab does on a learner's
+#: machine. ``tests/test_other_arithmetic.py`` runs every lesson that way.
+ARITHMETIC_FLAG = "MINIMIND_LAB_ARITHMETIC"
+
+
+def native_cpu_env(environ: Mapping[str, str], threads: int = 2) -> dict[str, str]:
+    """``environ`` without ``REPRODUCIBLE_CPU_ENV``: other arithmetic, to check the lessons by.
+
+    torch's best vector kernels for this CPU, MKL's own dispatch instead of its compatible path,
+    and ``threads`` threads (a count other than the reproducible one splits sums otherwise).
+    These are the settings of ``python3 run.py lab``, where learners run the lessons; on one
+    machine they move the last bits of matrix products, reductions, random draws and several
+    activations (docs/CONVENTIONS.md, "Where the numbers repeat").
+    """
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    env = {k: v for k, v in environ.items() if k not in REPRODUCIBLE_CPU_ENV}
+    env["OMP_NUM_THREADS"] = env["MKL_NUM_THREADS"] = str(threads)
+    env[ARITHMETIC_FLAG] = "native"
+    return env
 
 
 def reproducible_cpu() -> None:

@@ -99,3 +99,23 @@ def test_no_stored_output_holds_a_machine_path(path: Path) -> None:
         outputs = json.dumps(cell.get("outputs", []))
         found = MACHINE_PATH.findall(outputs)
         assert not found, f"{path.name} cell {i} stores {found[0]!r}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_a_cell_left_uncompared_says_why_and_its_claims_stay_asserted(path: Path) -> None:
+    """``nbval-ignore-output`` only with a reason in the cell's first line, and never as a way
+    to drop a claim: the cell or the one after it asserts what it shows."""
+    code = [c for c in _cells(path) if c["cell_type"] == "code"]
+    for i, cell in enumerate(code):
+        if "nbval-ignore-output" not in cell.get("metadata", {}).get("tags", []):
+            continue
+        source = _source(cell)
+        assert source.startswith("# Not compared by the tests: "), (
+            f"{path.name} code cell {i}: an uncompared cell must start with "
+            "'# Not compared by the tests: <why>'"
+        )
+        following = _source(code[i + 1]) if i + 1 < len(code) else ""
+        assert "assert " in source or "assert " in following, (
+            f"{path.name} code cell {i}: its output is not compared, so it or the next cell "
+            "must assert its claim"
+        )
