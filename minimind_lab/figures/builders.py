@@ -57,6 +57,7 @@ def linear_collapse_grids() -> Figure:
     caption="Decision regions on the spirals data: a deep stack with no activation draws one "
     "straight boundary; the same stack with ReLU fits the spirals",
     plot_function="plot_decision_regions",
+    trained=True,
 )
 def linear_collapse_regions() -> Figure:
     setup = l02.SETUP
@@ -128,6 +129,7 @@ def swish_beta() -> Figure:
     "64 to 1,024 weights), five activations, median and range of 3 seeds: lower at m/h = 8 than "
     "at ½ for every activation (at 16× the weights; lesson 04's control compares equal weights)",
     plot_function="plot_width_sweep",
+    trained=True,
 )
 def width_sweep() -> Figure:
     s = l04.SETUP  # 5 widths, each one batched training of 5 activations × 3 seeds
@@ -162,6 +164,7 @@ def ffn_structure() -> Figure:
     "equal-budget race, trained (solid) against the same networks untrained (dashed): how many "
     "sit near zero (closed, shaded) before and after training",
     plot_function="plot_gate_distribution",
+    trained=True,
 )
 def gate_distribution() -> Figure:
     shown = ("GLU", "ReGLU", "GEGLU", "SwiGLU")
@@ -219,6 +222,7 @@ def _lesson08_floors(task: l08.FactTask) -> dict[str, float]:
     "non-embedding parameters) and without attention, after 200 steps; seed 0 only (the lesson "
     "shows 3 seeds): only the full model recalls the facts",
     plot_function="plot_model_comparison",
+    trained=True,
 )
 def mlp_model_comparison() -> Figure:
     s = l08.SETUP  # the first seed's three runs (lesson 08 trains three seeds of each)
@@ -234,6 +238,7 @@ def mlp_model_comparison() -> Figure:
     caption="Activation patching in the trained full model (seed 0): restoring one MLP's clean "
     "output at the relation's position brings much of the answer back, at the subject's nothing",
     plot_function="plot_patching_panels",
+    trained=True,
 )
 def mlp_patching() -> Figure:
     s = l08.SETUP

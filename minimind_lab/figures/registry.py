@@ -17,6 +17,9 @@ class FigureSpec:
 
     ``builder()`` seeds, runs the lesson's experiment (small and fast) and returns the
     ``Figure`` drawn by the same plot function the notebook calls (``plot_function`` names it).
+    ``trained`` marks a figure drawn from models its builder trains: their losses move in the
+    last digits from CPU to CPU (docs/CONVENTIONS.md, "Where the numbers repeat"), so the tests
+    compare its structure exactly and its points within a tolerance, not its pixels.
     """
 
     name: str
@@ -24,6 +27,7 @@ class FigureSpec:
     caption: str
     plot_function: str
     builder: Builder
+    trained: bool = False
 
     def plot(self) -> Callable[..., Figure]:
         """The plot function itself: ``plot_function`` in ``minimind_lab.lessons.l{lesson}``."""
@@ -36,21 +40,24 @@ FIGURE_REGISTRY: dict[str, FigureSpec] = {}
 
 
 def register_figure(
-    name: str, lesson: str, caption: str, plot_function: str
+    name: str, lesson: str, caption: str, plot_function: str, trained: bool = False
 ) -> Callable[[Builder], Builder]:
     """Decorator: record a zero-argument builder returning a ``Figure`` under ``name``.
 
     ``caption`` is one line on what the figure shows (it also becomes the builder's docstring and
     the files' title metadata); ``plot_function`` names the function of
-    ``minimind_lab.lessons.l{lesson}`` that draws.
+    ``minimind_lab.lessons.l{lesson}`` that draws; ``trained`` says the builder trains the models
+    it draws (see ``FigureSpec``).
     """
+    if not isinstance(trained, bool):
+        raise ValueError(f"trained must be True or False, got {trained!r}")
     if not name.replace("_", "").isalnum() or name != name.lower():
         raise ValueError(f"figure name must be lower_snake_case, got {name!r}")
     if name in FIGURE_REGISTRY:
         raise ValueError(f"figure {name!r} is already registered")
 
     def decorate(builder: Builder) -> Builder:
-        FIGURE_REGISTRY[name] = FigureSpec(name, lesson, caption, plot_function, builder)
+        FIGURE_REGISTRY[name] = FigureSpec(name, lesson, caption, plot_function, builder, trained)
         if not builder.__doc__:  # the caption documents the builder
             builder.__doc__ = f"Figure ``{name}`` (lesson {lesson}): {caption}"
         return builder

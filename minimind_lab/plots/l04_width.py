@@ -230,6 +230,11 @@ def plot_width_sweep(
         )
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Fixed decades (widened only if the data need it): a trained loss moves in its last digits
+    # from CPU to CPU, and the axis, its ticks and gridlines should not move with it.
+    lowest = min(r.loss_range[0] for runs in sweep.values() for r in runs)
+    highest = max(r.loss_range[1] for runs in sweep.values() for r in runs)
+    ax.set_ylim(min(5e-4, lowest / 2), max(1.0, highest * 2))
     first = next(iter(sweep.values()))
     ax.set_xticks(
         [r.ratio for r in first],
