@@ -2,7 +2,8 @@
 """The project's two commands, for a fresh machine with only Python 3.10+.
 
     python3 run.py lab     open the lessons in JupyterLab (localhost, token auth)
-    python3 run.py test    run every test: package, notebooks (strict nbval), browser, figures
+    python3 run.py test    run every test: package, notebooks (strict nbval, under two
+                           arithmetics), browser, figures
 
 For contributors: ``python3 run.py refresh [NOTEBOOK ...]`` re-runs lessons in place (default:
 all) so their stored outputs match what the tests will compute.
