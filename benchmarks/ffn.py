@@ -39,6 +39,9 @@ FORWARD_GOAL = 1.10  # forward within 10 % of the floor
 # hands fresh memory pages to every call, which the floor's preallocated tensors never need.
 QUICK_HIDDEN = 768
 QUICK_TOKENS = 256
+#: The full run's token count: inside the window where the ratio settles (128–512 tokens from
+#: h = 384 on); past it the allocator's fresh pages make the ratio jump between runs.
+FULL_TOKENS = 512
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .browser import BROWSER_REDRAW_BUDGET_S, BROWSER_REFIT_BUDGET_S, BrowserResult
-from .ffn import FORWARD_GOAL, QUICK_HIDDEN, QUICK_TOKENS, FFNCase
+from .ffn import FORWARD_GOAL, FULL_TOKENS, QUICK_HIDDEN, QUICK_TOKENS, FFNCase
 from .figures import FiguresResult
 from .lessons import (
     ALL_LESSONS_BUDGET_S,
@@ -291,8 +291,9 @@ def _ffn(report: Report) -> list[str]:
         "tens of percent, and when the intermediates (tokens × m floats) reach megabytes, "
         "whether the memory allocator hands a call fresh pages, which the floor's preallocated "
         "tensors never need, depends on what the process did before, so the ratio jumps between "
-        "runs. `--quick` measures at "
-        f"hidden {QUICK_HIDDEN} with {QUICK_TOKENS} tokens for that reason; "
+        "runs. The full run measures at "
+        f"{FULL_TOKENS} tokens and `--quick` at hidden {QUICK_HIDDEN} with {QUICK_TOKENS} tokens "
+        "for that reason; "
         '`benchmarks/README.md` ("Where the FFN ratio means something") has the sweep.',
         "",
     ]
