@@ -95,7 +95,8 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
 def reproducible_environment(python: Path) -> dict[str, str]:
     """``os.environ`` with ``minimind_lab.runtime.REPRODUCIBLE_CPU_ENV`` on top.
 
-    Tests and ``refresh`` run under it, so stored outputs match on every machine.
+    Tests and ``refresh`` run under it (``tests/test_other_arithmetic.py`` then checks the
+    lessons under the lab's arithmetic too).
     """
     code = (
         "import json; from minimind_lab.runtime import REPRODUCIBLE_CPU_ENV as e; "

@@ -11,10 +11,13 @@ import torch
 
 from ._checks import check_nonnegative_int
 
-#: Settings under which CPU results repeat bit for bit across x86 machines: one thread, MKL's
-#: reproducible code path, ATen's portable (non-vectorised) kernels. Training amplifies the last
-#: bit of a float, so without them the same seed gives visibly different losses on CPUs with
-#: other vector units or core counts. Tests, stored notebook outputs and ``figures/`` use them.
+#: Settings that take the CPU's vector units and core count out of the arithmetic: one thread,
+#: MKL's compatible code path, ATen's portable (non-vectorised) kernels. Without them the same
+#: seed trains to visibly different losses with other kernels or thread counts (training
+#: amplifies the last bit of a float). They are not enough for whole training runs to repeat bit
+#: for bit on every x86 CPU (an AMD EPYC and an Intel Xeon differed), so lessons never rely on
+#: that (docs/CONVENTIONS.md, "Where the numbers repeat"). Tests, stored notebook outputs and
+#: ``figures/`` use them.
 REPRODUCIBLE_CPU_ENV: dict[str, str] = {
     "ATEN_CPU_CAPABILITY": "default",
     "MKL_CBWR": "COMPATIBLE",
@@ -47,7 +50,7 @@ def native_cpu_env(environ: Mapping[str, str], threads: int = 2) -> dict[str, st
 
 
 def reproducible_cpu() -> None:
-    """Switch this process to ``REPRODUCIBLE_CPU_ENV`` (slower, but the same on every x86 CPU).
+    """Switch this process to ``REPRODUCIBLE_CPU_ENV`` (slower; see there for what it fixes).
 
     Must run before torch computes anything on the CPU: the kernel choice is fixed at the first
     operation. Raises ``RuntimeError`` if it came too late.
