@@ -108,13 +108,23 @@ def _get(server: LabServer, path: str) -> http.client.HTTPResponse:
 
 
 def _listening_addresses(server: LabServer) -> list[tuple[str, int]]:
-    """(ip, port) of every listening socket of the server and its kernels."""
-    return [
-        (conn.laddr.ip, conn.laddr.port)
-        for proc in server.process_tree()
-        for conn in proc.net_connections(kind="inet")
-        if conn.status == psutil.CONN_LISTEN
-    ]
+    """(ip, port) of every listening socket of the server and its kernels.
+
+    A process that exits between being listed and being read (a short-lived helper of the
+    server) listens on nothing any more: it is skipped, not an error (psutil then raises
+    NoSuchProcess, or FileNotFoundError for its /proc folder)."""
+    addresses = []
+    for proc in server.process_tree():
+        try:
+            connections = proc.net_connections(kind="inet")
+        except (psutil.NoSuchProcess, FileNotFoundError):
+            continue
+        addresses += [
+            (conn.laddr.ip, conn.laddr.port)
+            for conn in connections
+            if conn.status == psutil.CONN_LISTEN
+        ]
+    return addresses
 
 
 def _non_loopback_ipv4() -> list[str]:
