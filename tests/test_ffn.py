@@ -84,15 +84,16 @@ def test_unknown_activation_and_bad_dropout(cls) -> None:
         cls(8, 16, dropout=1.5)
 
 
-@pytest.mark.parametrize(
-    "build",
-    [
-        lambda: ml.PlainFFN(8, 16),
-        lambda: ml.GatedFFN(8, 16),
-        lambda: ml.FeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2)),
-        lambda: ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2), 2, 1),
-    ],
-)
+#: One of each FFN the package has, at hidden size 8 (float32).
+EVERY_FFN = [
+    lambda: ml.PlainFFN(8, 16),
+    lambda: ml.GatedFFN(8, 16),
+    lambda: ml.FeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2)),
+    lambda: ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2), 2, 1),
+]
+
+
+@pytest.mark.parametrize("build", EVERY_FFN)
 def test_integer_input_is_refused_with_a_message_about_the_input(build) -> None:
     """Old behaviour: a RuntimeError from deep inside a matrix product about m1 and m2's dtypes."""
     with pytest.raises(ValueError, match="input has dtype torch.int64; expected floating-point"):
@@ -152,15 +153,7 @@ def test_an_input_of_another_dtype_names_both_dtypes_and_the_fix(cls, dtype, fix
     assert ffn.to(dtype)(torch.ones(2, 8, dtype=dtype)).dtype == dtype  # the fix works
 
 
-@pytest.mark.parametrize(
-    "build",
-    [
-        lambda: ml.PlainFFN(8, 16),
-        lambda: ml.GatedFFN(8, 16),
-        lambda: ml.FeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2)),
-        lambda: ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=8, num_attention_heads=2), 2, 1),
-    ],
-)
+@pytest.mark.parametrize("build", EVERY_FFN)
 @pytest.mark.parametrize("shape", [(0, 8), (2, 0, 8)])
 def test_an_empty_batch_or_sequence_is_refused_like_everywhere_else(build, shape) -> None:
     """One behaviour for every module (attention and the model too, see their tests).
