@@ -1,9 +1,10 @@
 """Argument checks shared by the modules, so every error message has one shape.
 
 Each check names the argument, the value it got and what it expected, and adds the value's type
-when the type is the problem (``'False'`` is a ``str``, not a ``bool``). The checks run on
-arguments, shapes and dtypes only: nothing here reads a tensor's values, so a forward pass pays
-a few attribute look-ups, never a device sync.
+when the type is the problem (``'False'`` is a ``str``, not a ``bool``). The checks a forward
+pass calls look at arguments, shapes and dtypes only, never a tensor's values, so they cost a few
+attribute look-ups and no device sync; ``check_training_data``, which reads the data once to find
+NaN, runs once per training run.
 """
 
 from __future__ import annotations

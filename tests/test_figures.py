@@ -512,3 +512,11 @@ def test_only_figures_of_trained_models_are_compared_by_structure() -> None:
         "mlp_model_comparison",
         "mlp_patching",
     }
+
+
+def test_register_figure_wants_a_real_bool_for_trained() -> None:
+    from minimind_lab.figures.registry import register_figure
+
+    with pytest.raises(ValueError, match=r"trained must be True or False, got 'yes'"):
+        register_figure("never_registered", "04", "caption", "plot_width_sweep", trained="yes")
+    assert "never_registered" not in FIGURE_REGISTRY

@@ -55,7 +55,9 @@ def test_the_other_arithmetic_really_differs() -> None:
     reproducible = _probe({**os.environ, **REPRODUCIBLE_CPU_ENV})
     native = _probe(native_cpu_env(os.environ))
     assert reproducible[:2] == ["DEFAULT", "1"] and native[1] == "2"
-    if native[0] != "DEFAULT":  # a CPU with vector kernels: random draws differ in the last bits
+    # On x86 the AVX2 and AVX-512 kernels draw normals with a vectorised Box–Muller, whose last
+    # bits differ from the portable one (docs/CONVENTIONS.md); other CPUs are not claimed here.
+    if native[0] in ("AVX2", "AVX512"):
         assert native[2] != reproducible[2], (native, reproducible)
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
+from .._checks import check_bool
+
 Builder = Callable[[], Figure]
 
 
@@ -49,8 +51,7 @@ def register_figure(
     ``minimind_lab.lessons.l{lesson}`` that draws; ``trained`` says the builder trains the models
     it draws (see ``FigureSpec``).
     """
-    if not isinstance(trained, bool):
-        raise ValueError(f"trained must be True or False, got {trained!r}")
+    check_bool("trained", trained)
     if not name.replace("_", "").isalnum() or name != name.lower():
         raise ValueError(f"figure name must be lower_snake_case, got {name!r}")
     if name in FIGURE_REGISTRY:
