@@ -34,26 +34,35 @@ def _is_integer(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def _as_int(value: object) -> int | None:
+    """``value`` as an ``int`` if it is an integer (not a bool), else ``None``."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
 def check_positive_int(name: str, value: object) -> int:
     """Return ``value`` as an ``int`` if it is an integer ≥ 1; otherwise raise ``ValueError``.
 
     Accepted: ``int`` and integral NumPy scalars (``np.int64(512)``). Refused: ``bool``,
     ``float`` (even ``8.0``), ``Fraction``, strings, and anything ≤ 0.
     """
-    if not _is_integer(value) or value <= 0:
+    number = _as_int(value)
+    if number is None or number <= 0:
         raise ValueError(
-            f"{name} must be a positive integer, {_got(value, 'int', _is_integer(value))}"
+            f"{name} must be a positive integer, {_got(value, 'int', number is not None)}"
         )
-    return int(value)
+    return number
 
 
 def check_nonnegative_int(name: str, value: object) -> int:
     """Return ``value`` as an ``int`` if it is an integer ≥ 0 (not a bool); else ``ValueError``."""
-    if not _is_integer(value) or value < 0:
+    number = _as_int(value)
+    if number is None or number < 0:
         raise ValueError(
-            f"{name} must be a non-negative integer, {_got(value, 'int', _is_integer(value))}"
+            f"{name} must be a non-negative integer, {_got(value, 'int', number is not None)}"
         )
-    return int(value)
+    return number
 
 
 def check_bool(name: str, value: object) -> bool:
@@ -94,15 +103,18 @@ def check_real(
     ``bool`` (``lr=True`` is not a learning rate of 1), strings, ``None``, NaN and infinities.
     """
     type_ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    ok = type_ok and math.isfinite(value)
+    number = float(value) if isinstance(value, numbers.Real) else math.nan
+    ok = type_ok and math.isfinite(number)
     if ok and low is not None:
-        ok = value > low if low_open else value >= low
+        ok = number > low if low_open else number >= low
     if ok and high is not None:
-        ok = value < high if high_open else value <= high
+        ok = number < high if high_open else number <= high
     if not ok:
         expected = _interval(low, high, low_open, high_open)
         raise ValueError(f"{name} must be {expected}, {_got(value, 'int or float', type_ok)}")
-    return value if type(value) in (int, float) else float(value)  # type: ignore[arg-type]
+    if type(value) is int:
+        return value  # an int stays an int (lr=1 prints as 1); NumPy's scalars become float
+    return number
 
 
 def check_probability(name: str, value: object) -> float:
@@ -224,7 +236,9 @@ def check_training_data(model: object, inputs: object, targets: object) -> None:
             f"model must be an nn.Module (a network with parameters to train), got "
             f"{type(model).__name__}"
         )
-    for name, data in (("inputs", inputs), ("targets", targets)):
+    rows = {"inputs": inputs, "targets": targets}
+    tensors: dict[str, Tensor] = {}
+    for name, data in rows.items():
         if not isinstance(data, Tensor):
             raise ValueError(
                 f"{name} must be a torch.Tensor with one row per example, got "
@@ -235,14 +249,15 @@ def check_training_data(model: object, inputs: object, targets: object) -> None:
                 f"{name} has shape {tuple(data.shape)}; expected one row per example, shape "
                 "(N, ...) with N ≥ 1"
             )
-    if inputs.shape[0] != targets.shape[0]:
+        tensors[name] = data
+    if tensors["inputs"].shape[0] != tensors["targets"].shape[0]:
         raise ValueError(
-            f"inputs have {inputs.shape[0]} rows but targets {targets.shape[0]}; "
-            "expected one target per input"
+            f"inputs have {tensors['inputs'].shape[0]} rows but targets "
+            f"{tensors['targets'].shape[0]}; expected one target per input"
         )
-    for name, data in (("inputs", inputs), ("targets", targets)):
-        if data.is_floating_point() and not bool(torch.isfinite(data).all()):
-            bad = int((~torch.isfinite(data)).sum())
+    for name, tensor in tensors.items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            bad = int((~torch.isfinite(tensor)).sum())
             raise ValueError(
                 f"{name} hold {bad} NaN or infinite value(s); expected finite numbers (one NaN "
                 "makes every loss and every weight NaN)"

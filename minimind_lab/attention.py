@@ -157,10 +157,10 @@ class CausalSelfAttention(nn.Module):
         return cls(
             config.hidden_size,
             config.num_attention_heads,
-            config.num_key_value_heads,
+            config.key_value_heads(),
             head_dim=config.attention_head_dim(),
             qk_norm=config.spec.qk_norm,
-            eps=config.rms_norm_eps,
+            eps=config.norm_eps(),
         )
 
     def forward(self, x: Tensor, rope: RopeTables | None = None) -> Tensor:
@@ -197,7 +197,7 @@ class Block(nn.Module):
     def __init__(self, config: MiniMindConfig) -> None:
         super().__init__()
         config = check_config(config, "Block")
-        eps, scale32 = config.rms_norm_eps, config.spec.norm_scale_in_float32
+        eps, scale32 = config.norm_eps(), config.spec.norm_scale_in_float32
         self.self_attn: CausalSelfAttention | None = None
         self.mlp: FeedForward | None = None
         if config.use_attention:

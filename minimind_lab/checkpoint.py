@@ -108,21 +108,19 @@ def _state_dict(checkpoint: str | os.PathLike | Mapping[str, Tensor]) -> dict[st
 
     The tensors are the caller's own (not copied); the loaders below copy them into modules.
     """
-    if isinstance(checkpoint, (str, os.PathLike)):
-        checkpoint = _read_file(checkpoint)
-    if not isinstance(checkpoint, Mapping):
+    loaded = _read_file(checkpoint) if isinstance(checkpoint, (str, os.PathLike)) else checkpoint
+    if not isinstance(loaded, Mapping):
         raise ValueError(
-            f"expected a state dict (a mapping of names to tensors), got "
-            f"{type(checkpoint).__name__}"
+            f"expected a state dict (a mapping of names to tensors), got {type(loaded).__name__}"
         )
     # Some training scripts wrap the weights: {"model": state_dict, "optimizer": ...}.
     for wrapper in ("model", "state_dict"):
-        inner = checkpoint.get(wrapper)
+        inner = loaded.get(wrapper)
         if isinstance(inner, Mapping):
-            checkpoint = inner
+            loaded = inner
             break
     state: dict[str, Tensor] = {}
-    for key, value in checkpoint.items():
+    for key, value in loaded.items():
         name = _strip_wrappers(str(key))
         if name in state:
             raise ValueError(f"two keys name the same weight {name!r} once prefixes are removed")

@@ -23,10 +23,8 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
             f"collapse_linear expects a sequence of nn.Linear layers, got "
             f"{type(layers).__name__}, which is not one; pass a list such as [layer]"
         )
-    stack = list(layers)
-    if not stack:
-        raise ValueError("collapse_linear needs at least one nn.Linear layer, got none")
-    for i, layer in enumerate(stack):
+    stack: list[nn.Linear] = []
+    for i, layer in enumerate(layers):
         if not isinstance(layer, nn.Linear):
             raise ValueError(
                 f"layer {i} is {type(layer).__name__}; collapse_linear expects only nn.Linear "
@@ -44,6 +42,9 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
                 f"layer {i} has forward hooks, which may change what it computes; remove them "
                 "before collapsing"
             )
+        stack.append(layer)
+    if not stack:
+        raise ValueError("collapse_linear needs at least one nn.Linear layer, got none")
     dtype = stack[0].weight.dtype
     for i, layer in enumerate(stack):
         for name, tensor in (("weight", layer.weight), ("bias", layer.bias)):

@@ -163,6 +163,18 @@ class MiniMindConfig:
             return self.head_dim
         return self.hidden_size // self.num_attention_heads
 
+    def key_value_heads(self) -> int:
+        """The key/value head count: ``num_key_value_heads`` if set, else the version's default."""
+        if self.num_key_value_heads is not None:
+            return self.num_key_value_heads
+        return self.spec.num_key_value_heads
+
+    def norm_eps(self) -> float:
+        """RMSNorm's ``eps``: ``rms_norm_eps`` if set, else the version's default."""
+        if self.rms_norm_eps is not None:
+            return self.rms_norm_eps
+        return self.spec.rms_norm_eps
+
     def derived_intermediate_size(self) -> int:
         """The FFN width: ``intermediate_size`` if set, else the version's width rule."""
         if self.intermediate_size is not None:
@@ -176,8 +188,8 @@ class MiniMindConfig:
         key/value head count taken from the version) is recomputed from the new fields; values
         you gave explicitly are kept. ``cfg`` itself is not modified.
         """
-        reset = {name: None for name in self._derived if name not in changes}
-        return dataclasses.replace(self, **reset, **changes)
+        reset: dict[str, object] = {name: None for name in self._derived if name not in changes}
+        return dataclasses.replace(self, **reset, **changes)  # type: ignore[arg-type]
 
     def validate(self) -> MiniMindConfig:
         """Check every field and return ``self``; raise ``ValueError`` naming the bad value.
@@ -202,7 +214,7 @@ class MiniMindConfig:
         check_real("rope_theta", self.rope_theta, low=0, low_open=True)
         check_bool("use_attention", self.use_attention)
         check_bool("use_mlp", self.use_mlp)
-        heads, kv_heads = self.num_attention_heads, self.num_key_value_heads
+        heads, kv_heads = self.num_attention_heads, self.key_value_heads()
         if heads % kv_heads:
             raise ValueError(
                 f"num_attention_heads={heads} must be a multiple of num_key_value_heads={kv_heads}"

@@ -65,7 +65,7 @@ class MiniMindModel(nn.Module):
         self.max_positions = config.max_position_embeddings
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
         self.layers = nn.ModuleList(Block(config) for _ in range(config.num_hidden_layers))
-        eps, scale32 = config.rms_norm_eps, config.spec.norm_scale_in_float32
+        eps, scale32 = config.norm_eps(), config.spec.norm_scale_in_float32
         self.norm = RMSNorm(config.hidden_size, eps, scale_in_float32=scale32)
         self.register_buffer("freqs_cos", torch.empty(0), persistent=False)
         self.register_buffer("freqs_sin", torch.empty(0), persistent=False)

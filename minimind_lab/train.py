@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 
 import torch
@@ -112,12 +111,8 @@ def fit(
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"unknown loss {loss!r}; expected one of: {', '.join(LOSSES)}")
     check_positive_int("steps", steps)  # refuses True, 2.5, 0
-    for name, value, lowest in (("lr", lr, "positive"), ("weight_decay", weight_decay, "≥ 0")):
-        ok = (
-            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        )
-        if not ok or (value <= 0 if lowest == "positive" else value < 0):
-            raise ValueError(f"{name} must be a finite number {lowest}, got {value!r}")
+    check_real("lr", lr, low=0, low_open=True)  # refuses True, NaN, 0, "1e-2"
+    check_real("weight_decay", weight_decay, low=0)
     check_training_data(model, inputs, targets)  # a module, tensors, rows that match, all finite
     _fit_calls += 1
     loss_fn = LOSSES[loss]
