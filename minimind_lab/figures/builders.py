@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from matplotlib.figure import Figure
 
-from ..lessons import l01, l02, l03, l04, l05, l06, l08, l09
+from ..lessons import l01, l02, l03, l04, l05, l06, l08, l10
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward
 from ..runtime import seeded
@@ -254,17 +254,17 @@ def mlp_patching() -> Figure:
 
 @register_figure(
     "moe_routing",
-    lesson="09",
+    lesson="10",
     caption="A batch of tokens of three kinds routed by a softmax router to 2 of 4 experts: "
     "which expert each token goes to, and with what weight",
     plot_function="plot_moe_routing",
 )
 def moe_routing() -> Figure:
-    s = l09.SETUP
-    x, labels = l09.clustered_tokens(s.hidden_size, s.tokens_per_kind, s.kinds, seed=s.seed)
+    s = l10.SETUP
+    x, labels = l10.clustered_tokens(s.hidden_size, s.tokens_per_kind, s.kinds, seed=s.seed)
     with seeded(s.seed):
         config = MiniMindConfig(hidden_size=s.hidden_size)
         moe = MoEFeedForward(config, num_experts=s.num_experts, top_k=s.top_k).eval()
     with torch.no_grad():
-        moe(x)  # (tokens, h), as lesson 09 routes it
-    return l09.plot_moe_routing(moe.last_routing, token_labels=labels)
+        moe(x)  # (tokens, h), as lesson 10 routes it
+    return l10.plot_moe_routing(moe.last_routing, token_labels=labels)

@@ -1,4 +1,4 @@
-"""Lesson 09's widget: experts, top-k and shared experts → routing map and parameter counts."""
+"""Lesson 10's widget: experts, top-k and shared experts → routing map and parameter counts."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import torch
 from matplotlib.figure import Figure
 
 from .._threads import one_thread
-from ..lessons.l09_moe import SETUP, clustered_tokens
+from ..lessons.l10_moe import SETUP, clustered_tokens
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward, Routing
-from ..plots.l09_moe import MoEPanels, new_moe_panels, update_moe_panels
+from ..plots.l10_moe import MoEPanels, new_moe_panels, update_moe_panels
 from ..runtime import seeded
 from .base import Blitter, InteractivePlot, canvas_to_png, register_widget, require_int_in
 
@@ -164,7 +164,7 @@ class MoEView:
         return canvas_to_png(self.blitter.canvas), frame.html
 
 
-@register_widget("moe_routing", lesson="09")
+@register_widget("moe_routing", lesson="10")
 def moe_widget() -> InteractivePlot:
     """Experts, top-k and shared experts → where each token goes, total vs active parameters.
 

@@ -1,4 +1,4 @@
-"""Tokens of a few kinds, and whether an MLP or a router treats the kinds apart (lesson 09).
+"""Tokens of a few kinds, and whether an MLP or a router treats the kinds apart (lesson 10).
 
 The stand-in hidden states are clusters, so any grouping by kind seen downstream may only be
 inherited from the inputs. Every measure here is therefore taken twice: on the raw inputs (the
@@ -37,7 +37,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Setup:
-    """Lesson 09's batch, mixture and seeds, read by the notebook, the widget and the figure.
+    """Lesson 10's batch, mixture and seeds, read by the notebook, the widget and the figure.
 
     ``num_experts``/``top_k``/``num_shared_experts`` are MiniMind2's MoE defaults (4 routed
     experts, 2 per token, 1 shared); ``top_fraction`` is the share of a token's features counted
@@ -204,7 +204,7 @@ def kind_experiment(setup: Setup = SETUP) -> list[SeedResult]:
     first choices compared by ``routing_agreement``. The notebook computes the first seed by hand.
     """
     if not isinstance(setup, Setup):
-        raise ValueError(f"setup must be a lesson-09 Setup, got {type(setup).__name__}")
+        raise ValueError(f"setup must be a lesson-10 Setup, got {type(setup).__name__}")
     if not setup.seeds:
         raise ValueError("setup.seeds is empty; expected at least one seed")
     results = []

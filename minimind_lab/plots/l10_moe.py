@@ -1,4 +1,4 @@
-"""Pictures for lesson 09: kind overlap with its control, MoE routing and parameter counts."""
+"""Pictures for lesson 10: kind overlap with its control, MoE routing and parameter counts."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import EngFormatter
 from matplotlib.transforms import Transform
 
-from ..lessons.l09_moe import SeedResult
+from ..lessons.l10_moe import SeedResult
 from ..moe import Routing
 from .style import (
     MARKERS,
@@ -234,7 +234,7 @@ _MESH_STYLE = {
 
 @dataclass
 class MoEPanels:
-    """Lesson 09's widget picture, built once: the routing map beside the parameter counts.
+    """Lesson 10's widget picture, built once: the routing map beside the parameter counts.
 
     ``update_moe_panels`` changes only the artists listed in ``dynamic`` (the routing title, the
     map, its row labels, the bars and their texts); axes, ticks and the other labels stay as
