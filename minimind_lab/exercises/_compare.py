@@ -1,0 +1,150 @@
+"""What every checker shares: the error a wrong answer raises and how two outputs are compared.
+
+A checker runs the learner's piece and the reference on the same inputs. When they differ it
+raises ``ExerciseError`` (an ``AssertionError``, so a notebook cell stops there) whose message says
+what differs: the case, the shape or dtype, which entries, and, when the learner's output equals a
+known wrong version (SiLU on the wrong branch, a dropped bias, ...), the likely mistake by name.
+Inputs are drawn from the checker's own ``torch.Generator``, so running a checker never changes
+what the notebook draws next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TypeVar
+
+import torch
+from torch import Tensor
+
+#: A known wrong version: the mistake in words → a function computing that wrong output.
+WrongVersions = Mapping[str, Callable[[], Tensor]]
+T = TypeVar("T")
+
+
+class ExerciseError(AssertionError):
+    """The learner's piece differs from the reference; the message says where and, if known, why."""
+
+
+def require_callable(name: str, value: object, expected: str) -> None:
+    """Raise ``ValueError`` unless ``value`` is callable; ``expected`` describes what it should be.
+
+    ``require_callable("fn", 3, "a function fn(q, k)")`` → ``fn must be a function fn(q, k),
+    got 3 (type int)``.
+    """
+    if not callable(value):
+        raise ValueError(f"{name} must be {expected}, got {value!r} (type {type(value).__name__})")
+
+
+def run_learner(fn: Callable[..., T], case: str, *args: object) -> T:
+    """``fn(*args)``; an exception inside it becomes an ``ExerciseError`` naming the case."""
+    try:
+        return fn(*args)
+    except ExerciseError:
+        raise
+    except Exception as err:  # the learner's code may raise anything
+        raise ExerciseError(f"{case}: your code raised {type(err).__name__}: {err}") from err
+
+
+@contextmanager
+def fresh_rng(seed: int) -> Iterator[None]:
+    """Torch's global RNG starts from ``seed`` inside; the caller's state comes back afterwards."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        yield
+
+
+def _close(got: Tensor, expected: Tensor, atol: float, rtol: float) -> bool:
+    if got.shape != expected.shape:
+        return False
+    both_nan = got.isnan() & expected.isnan()
+    return bool(
+        (torch.isclose(got, expected, atol=atol, rtol=rtol, equal_nan=False) | both_nan).all()
+    )
+
+
+def _matching_mistake(
+    got: Tensor, expected: Tensor, wrong_versions: WrongVersions, atol: float, rtol: float
+) -> str | None:
+    """The first mistake whose output equals ``got`` and differs from ``expected`` here."""
+    for mistake, compute in wrong_versions.items():
+        try:
+            wrong = compute().detach()
+        except Exception:  # a wrong version that does not apply to this case
+            continue
+        if wrong.shape == expected.shape and _close(wrong.to(expected.dtype), expected, atol, rtol):
+            continue  # this case cannot tell that mistake from the right answer
+        if _close(got.detach(), wrong.to(got.dtype), atol, rtol):
+            return mistake
+    return None
+
+
+def compare_tensor(
+    got: object,
+    expected: Tensor,
+    *,
+    case: str,
+    what: str = "output",
+    wrong_versions: WrongVersions | None = None,
+    atol: float = 1e-5,
+    rtol: float = 1e-4,
+) -> None:
+    """Raise ``ExerciseError`` unless ``got`` equals ``expected`` (shape, dtype, values).
+
+    ``got``: the learner's result; ``expected``: the reference's, any shape ``(*)``. Values are
+    compared with ``torch.isclose(atol, rtol)``. On a mismatch each of ``wrong_versions`` is
+    computed and, if the learner's output equals one, its key is the message's diagnosis.
+    """
+    wrong_versions = wrong_versions or {}
+    if not isinstance(got, Tensor):
+        raise ExerciseError(
+            f"{case}: your {what} is a {type(got).__name__}, expected a torch.Tensor of shape "
+            f"{tuple(expected.shape)}"
+        )
+    if got.shape == expected.shape and got.dtype == expected.dtype:
+        if _close(got.detach(), expected.detach(), atol, rtol):
+            return
+    mistake = _matching_mistake(got, expected.detach(), wrong_versions, atol, rtol)
+    if mistake is not None:
+        raise ExerciseError(f"{case}: {mistake}")
+    if got.shape != expected.shape:
+        raise ExerciseError(
+            f"{case}: your {what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
+        )
+    if got.dtype != expected.dtype:
+        if _close(got.detach().to(expected.dtype), expected.detach(), atol, rtol):
+            raise ExerciseError(
+                f"{case}: right values, but your {what} is {got.dtype} where the input is "
+                f"{expected.dtype}; the dtype should follow the input"
+            )
+        raise ExerciseError(
+            f"{case}: your {what} is {got.dtype}, expected {expected.dtype} (the input's dtype)"
+        )
+    raise ExerciseError(f"{case}: {describe_difference(got.detach(), expected.detach(), what)}")
+
+
+def describe_difference(got: Tensor, expected: Tensor, what: str = "output") -> str:
+    """``"3 of 40 entries of your output differ; the largest at index (1, 2): got …"``.
+
+    ``got`` and ``expected``: the same shape ``(*)``. NaN or infinity in ``got`` is named first.
+    """
+    if not got.isfinite().all() and expected.isfinite().all():
+        where = tuple(int(i) for i in (~got.isfinite()).nonzero()[0])
+        return (
+            f"your {what} holds NaN or infinity (first at index {where}) where the reference is "
+            "finite; an exp of a large number overflows (softmax subtracts the row's maximum)"
+        )
+    gap = (got.double() - expected.double()).abs().nan_to_num(nan=float("inf"))
+    wrong = ~torch.isclose(got.double(), expected.double(), atol=1e-5, rtol=1e-4)
+    index = tuple(int(i) for i in torch.unravel_index(gap.argmax(), gap.shape))
+    shown = index if index else "()"
+    return (
+        f"{int(wrong.sum())} of {wrong.numel()} entries of your {what} differ from the "
+        f"reference; the largest gap at index {shown}: got {got[index].item():.5g}, expected "
+        f"{expected[index].item():.5g}"
+    )
+
+
+def success(message: str) -> None:
+    """Print the one line a passing checker prints."""
+    print(f"Correct: {message}")

@@ -1,0 +1,152 @@
+"""Lesson 07's build-it piece: MiniMind's ``FeedForward``, built from a ``MiniMindConfig``."""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ..minimind import FeedForward, MiniMindConfig
+from ._compare import (
+    ExerciseError,
+    compare_tensor,
+    fresh_rng,
+    require_callable,
+    run_learner,
+    success,
+)
+
+#: ``factory(config)`` → an ``nn.Module``: a class such as ``MyFeedForward`` or a function.
+FeedForwardFactory = Callable[[MiniMindConfig], nn.Module]
+
+_KEYS = {"gate_proj.weight", "up_proj.weight", "down_proj.weight"}
+
+
+def _cases() -> dict[str, MiniMindConfig]:
+    return {
+        "MiniMindConfig(hidden_size=64) (MiniMind2)": MiniMindConfig(hidden_size=64),
+        "MiniMindConfig(hidden_size=96, version='minimind3')": MiniMindConfig(
+            hidden_size=96, version="minimind3"
+        ),
+        "MiniMindConfig(hidden_size=64, intermediate_size=100)": MiniMindConfig(
+            hidden_size=64, intermediate_size=100
+        ),
+        "MiniMindConfig(hidden_size=32, hidden_act='gelu')": MiniMindConfig(
+            hidden_size=32, hidden_act="gelu"
+        ),
+        "MiniMindConfig(hidden_size=32, dropout=0.5) (MiniMind2), training mode": MiniMindConfig(
+            hidden_size=32, dropout=0.5
+        ),
+        "MiniMindConfig(hidden_size=32, dropout=0.5, version='minimind3'), training mode": (
+            MiniMindConfig(hidden_size=32, dropout=0.5, version="minimind3")
+        ),
+    }
+
+
+def _width_mistake(config: MiniMindConfig, got: int) -> str:
+    h = config.hidden_size
+    known = {
+        int(8 * h / 3): "int(8h/3) without rounding up to a multiple of 64",
+        64 * math.floor(8 * h / 3 / 64): "8h/3 truncated to a multiple of 64 (should round up)",
+        64 * math.ceil(math.pi * h / 64): "minimind-3's π rule",
+        64 * math.ceil(int(8 * h / 3) / 64): "MiniMind2's 8/3 rule",
+        4 * h: "4h, the original Transformer's width",
+    }
+    if config.intermediate_size is not None:
+        return (
+            f"width {got}, but the config sets intermediate_size={config.intermediate_size}: "
+            "a given width is used as it is, and only a missing one is derived"
+        )
+    reason = known.get(got, "a width the config does not give")
+    expected = config.derived_intermediate_size()
+    return (
+        f"width {got} ({reason}); {config.version} gives {expected}: derive it with "
+        f"ml.intermediate_size(config.hidden_size, config.spec.width_rule)"
+    )
+
+
+def _check_parameters(module: nn.Module, reference: FeedForward, config, case: str) -> None:
+    ours = {k: tuple(v.shape) for k, v in module.state_dict().items()}
+    theirs = {k: tuple(v.shape) for k, v in reference.state_dict().items()}
+    biases = sorted(k for k in ours if k.endswith(".bias"))
+    if biases:
+        raise ExerciseError(
+            f"{case}: bias present ({', '.join(biases)}); MiniMind's three projections are "
+            "nn.Linear(..., bias=False)"
+        )
+    if set(ours) != _KEYS:
+        raise ExerciseError(
+            f"{case}: your module's parameters are {sorted(ours)}; expected "
+            f"{sorted(_KEYS)} (MiniMind's names, so its checkpoints load unchanged)"
+        )
+    if ours != theirs:
+        m = ours["gate_proj.weight"][0]
+        expected_m = theirs["gate_proj.weight"][0]
+        if m != expected_m:
+            raise ExerciseError(f"{case}: {_width_mistake(config, m)}")
+        raise ExerciseError(f"{case}: parameter shapes {ours}, expected {theirs}")
+
+
+def _mistakes(ref: FeedForward, x: Tensor, seed: int) -> dict[str, Callable[[], Tensor]]:
+    gate, up, down, drop = ref.gate_proj, ref.up_proj, ref.down_proj, ref.dropout
+
+    def seeded(compute: Callable[[], Tensor]) -> Callable[[], Tensor]:
+        def run() -> Tensor:
+            with fresh_rng(seed), torch.no_grad():
+                return compute()
+
+        return run
+
+    return {
+        "SiLU applied to the up branch instead of the gate": seeded(
+            lambda: drop(down(gate(x) * ref.act_fn(up(x))))
+        ),
+        "config.hidden_act ignored: SiLU used where the config asks for another activation": (
+            seeded(lambda: drop(down(F.silu(gate(x)) * up(x))))
+        ),
+        "no gate: a plain FFN, down(act(up(x)))": seeded(lambda: drop(down(ref.act_fn(up(x))))),
+        "dropout missing: MiniMind2 applies nn.Dropout(config.dropout) after down_proj": seeded(
+            lambda: down(ref.act_fn(gate(x)) * up(x))
+        ),
+        "dropout applied, but minimind-3's FeedForward has none (config.spec.ffn_dropout is "
+        "False)": seeded(lambda: F.dropout(down(ref.act_fn(gate(x)) * up(x)), 0.5)),
+    }
+
+
+def check_feedforward(factory: FeedForwardFactory) -> None:
+    """Check ``factory(config)`` against ``ml.FeedForward(config)``; ``ExerciseError`` if off.
+
+    ``factory``: a class (or function) taking a ``MiniMindConfig`` and returning an
+    ``nn.Module`` whose forward maps ``(*, hidden_size)`` → ``(*, hidden_size)``. For each of six
+    configs (MiniMind2 and minimind-3 widths, a given width, GELU, dropout in both versions) the
+    checker compares the parameter names and shapes, copies the reference's weights into the
+    module and compares the outputs, in training mode where dropout matters. Prints one line
+    when every config matches.
+    """
+    require_callable("factory", factory, "a class or function taking a MiniMindConfig")
+    cases = _cases()
+    g = torch.Generator().manual_seed(707)
+    for i, (case, config) in enumerate(cases.items()):
+        with fresh_rng(700 + i):
+            module = run_learner(factory, case, copy.deepcopy(config))
+            reference = FeedForward(copy.deepcopy(config))
+        if not isinstance(module, nn.Module):
+            raise ExerciseError(
+                f"{case}: your factory returned a {type(module).__name__}, expected an nn.Module"
+            )
+        _check_parameters(module, reference, config, case)
+        module.load_state_dict(reference.state_dict())
+        training = config.dropout > 0
+        module.train(training)
+        reference.train(training)
+        x = torch.randn(2, 5, config.hidden_size, generator=g)
+        with fresh_rng(i):
+            got = run_learner(module, case, x.clone())
+        with fresh_rng(i), torch.no_grad():
+            expected = reference(x)
+        compare_tensor(got, expected, case=case, wrong_versions=_mistakes(reference, x, i))
+    success(f"your FeedForward matches ml.FeedForward on {len(cases)} configs.")

@@ -1,0 +1,193 @@
+"""Lessons 04 and 05's build-it pieces: the plain FFN's forward pass and SwiGLU's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ..ffn import GatedFFN, PlainFFN
+from ._compare import (
+    ExerciseError,
+    compare_tensor,
+    fresh_rng,
+    require_callable,
+    run_learner,
+    success,
+)
+
+#: ``fn(ffn, x)``: a module and ``(*, hidden_size)`` inputs → ``(*, hidden_size)``.
+ForwardFn = Callable[[nn.Module, Tensor], Tensor]
+
+
+def _no_bias(layer: nn.Linear, x: Tensor) -> Tensor:
+    return F.linear(x, layer.weight)
+
+
+def _call_without_forward(fn: ForwardFn, ffn: nn.Module, x: Tensor, case: str) -> Tensor:
+    """Run ``fn(ffn, x)`` and refuse an answer that just calls ``ffn(x)``."""
+    called: list[bool] = []
+    handle = ffn.register_forward_pre_hook(lambda *_: called.append(True))
+    try:
+        got = run_learner(fn, case, ffn, x.clone())
+    finally:
+        handle.remove()
+    if called:
+        raise ExerciseError(
+            f"{case}: your code calls the module itself, ffn(x); write the forward pass from its "
+            "parts (ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)"
+        )
+    return got
+
+
+def _plain_cases() -> dict[str, tuple[PlainFFN, Tensor]]:
+    g = torch.Generator().manual_seed(404)
+    with fresh_rng(404):
+        return {
+            "PlainFFN(8, 32, 'gelu'), x of shape (5, 8)": (
+                PlainFFN(8, 32, "gelu").eval(),
+                torch.randn(5, 8, generator=g),
+            ),
+            "PlainFFN(8, 16, 'relu', bias=True), x of shape (2, 3, 8)": (
+                PlainFFN(8, 16, "relu", bias=True).eval(),
+                torch.randn(2, 3, 8, generator=g),
+            ),
+            "PlainFFN(6, 12, 'silu', bias=True) in float64, x of shape (4, 6)": (
+                PlainFFN(6, 12, "silu", bias=True).double().eval(),
+                torch.randn(4, 6, generator=g, dtype=torch.float64),
+            ),
+            "PlainFFN(8, 32, 'gelu', dropout=0.5) in training mode, x of shape (4, 8)": (
+                PlainFFN(8, 32, "gelu", dropout=0.5).train(),
+                torch.randn(4, 8, generator=g),
+            ),
+        }
+
+
+def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
+    up, down, act, drop = ffn.up_proj, ffn.down_proj, ffn.act_fn, ffn.dropout
+    mistakes = {
+        "the activation is applied after down_proj instead of between the two layers": lambda: drop(
+            act(down(up(x)))
+        ),
+        "no activation: down_proj(up_proj(x)) is one linear map (lesson 02)": lambda: drop(
+            down(up(x))
+        ),
+        "the activation is applied twice, between the layers and after down_proj": lambda: drop(
+            act(down(act(up(x))))
+        ),
+        "bias missing: F.linear with the weight alone drops up_proj's and down_proj's "
+        "bias": lambda: drop(_no_bias(down, act(_no_bias(up, x)))),
+        "tanh approximation of GELU used where the exact erf one is expected "
+        "(ffn.act_fn is nn.GELU())": lambda: drop(down(F.gelu(up(x), approximate="tanh"))),
+        "dropout missing: in training mode ffn.dropout acts on down_proj's output": lambda: down(
+            act(up(x))
+        ),
+        "dropout in the wrong place: on the hidden units instead of on down_proj's output": (
+            lambda: down(drop(act(up(x))))
+        ),
+    }
+    for name, other in (("GELU", F.gelu), ("ReLU", F.relu), ("SiLU", F.silu)):
+        own = type(act).__name__
+        mistakes[
+            f"{name} used whatever the module's activation is; call ffn.act_fn ({own} here)"
+        ] = lambda other=other: drop(down(other(up(x))))
+    return mistakes
+
+
+def _compare_forward(
+    fn: ForwardFn,
+    cases: dict[str, tuple[nn.Module, Tensor]],
+    mistakes: Callable[[nn.Module, Tensor], dict[str, Callable[[], Tensor]]],
+) -> None:
+    for i, (case, (ffn, x)) in enumerate(cases.items()):
+        with fresh_rng(i):  # the same dropout mask for the learner, the reference and mistakes
+            got = _call_without_forward(fn, ffn, x, case)
+        with fresh_rng(i), torch.no_grad():
+            expected = ffn(x)
+        wrong = {
+            key: (lambda compute=compute, i=i: _seeded(compute, i))
+            for key, compute in mistakes(ffn, x).items()
+        }
+        compare_tensor(got, expected, case=case, wrong_versions=wrong)
+
+
+def _seeded(compute: Callable[[], Tensor], seed: int) -> Tensor:
+    with fresh_rng(seed), torch.no_grad():
+        return compute()
+
+
+def check_plain_ffn_forward(fn: ForwardFn) -> None:
+    """Check ``fn(ffn, x)`` against ``PlainFFN.forward``; raise ``ExerciseError`` if off.
+
+    ``fn`` gets a ``PlainFFN`` and ``x`` of shape ``(*, hidden_size)`` and returns
+    ``(*, hidden_size)``, built from ``ffn.up_proj``, ``ffn.act_fn``, ``ffn.down_proj`` and
+    ``ffn.dropout`` (not by calling ``ffn(x)``). Cases: GELU without bias, ReLU and SiLU with
+    bias, float64, dropout in training mode. Prints one line when every case matches.
+    """
+    require_callable("fn", fn, "a function fn(ffn, x) computing a PlainFFN's forward pass")
+    cases = _plain_cases()
+    _compare_forward(fn, cases, _plain_mistakes)
+    success(f"your forward pass matches PlainFFN.forward on {len(cases)} cases.")
+
+
+def _gated_cases() -> dict[str, tuple[GatedFFN, Tensor]]:
+    g = torch.Generator().manual_seed(505)
+    with fresh_rng(505):
+        return {
+            "GatedFFN(8, 24, 'silu'), x of shape (5, 8)": (
+                GatedFFN(8, 24, "silu").eval(),
+                torch.randn(5, 8, generator=g),
+            ),
+            "GatedFFN(6, 16, 'silu', bias=True), x of shape (2, 3, 6)": (
+                GatedFFN(6, 16, "silu", bias=True).eval(),
+                torch.randn(2, 3, 6, generator=g),
+            ),
+            "GatedFFN(8, 24, 'silu') in float64, x of shape (4, 8)": (
+                GatedFFN(8, 24, "silu").double().eval(),
+                torch.randn(4, 8, generator=g, dtype=torch.float64),
+            ),
+        }
+
+
+def _gated_mistakes(ffn: GatedFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
+    gate, up, down = ffn.gate_proj, ffn.up_proj, ffn.down_proj
+    return {
+        "SiLU applied to the up branch instead of the gate": lambda: down(gate(x) * F.silu(up(x))),
+        "sigmoid on the gate: that is GLU; SwiGLU's gate is SiLU(x) = x·σ(x)": lambda: down(
+            torch.sigmoid(gate(x)) * up(x)
+        ),
+        "GELU on the gate: that is GEGLU; SwiGLU's gate is SiLU": lambda: down(
+            F.gelu(gate(x)) * up(x)
+        ),
+        "no activation on the gate: that is the bilinear variant": lambda: down(gate(x) * up(x)),
+        "SiLU on both branches; only the gate gets it": lambda: down(
+            F.silu(gate(x)) * F.silu(up(x))
+        ),
+        "the branches are added; SwiGLU multiplies them element-wise (逐元素相乘)": lambda: down(
+            F.silu(gate(x)) + up(x)
+        ),
+        "SiLU applied after the product; it belongs on the gate branch alone": lambda: down(
+            F.silu(gate(x) * up(x))
+        ),
+        "the up branch is missing: down(SiLU(gate(x))) is a plain FFN": lambda: down(
+            F.silu(gate(x))
+        ),
+        "bias missing: F.linear with the weight alone drops the projections' bias": lambda: (
+            _no_bias(down, F.silu(_no_bias(gate, x)) * _no_bias(up, x))
+        ),
+    }
+
+
+def check_swiglu(fn: ForwardFn) -> None:
+    """Check ``fn(ffn, x)`` against SwiGLU, ``down(SiLU(gate(x)) * up(x))``; ``ExerciseError``.
+
+    ``fn`` gets a ``GatedFFN`` with ``act="silu"`` and ``x`` of shape ``(*, hidden_size)`` and
+    returns ``(*, hidden_size)`` from ``ffn.gate_proj``, ``ffn.up_proj`` and ``ffn.down_proj``.
+    Cases: without and with bias, float64. Prints one line when every case matches.
+    """
+    require_callable("fn", fn, "a function fn(ffn, x) computing SwiGLU from a GatedFFN's layers")
+    cases = _gated_cases()
+    _compare_forward(fn, cases, _gated_mistakes)
+    success(f"your SwiGLU matches the reference on {len(cases)} cases.")

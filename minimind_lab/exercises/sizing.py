@@ -1,0 +1,94 @@
+"""Lesson 06's build-it piece: a MiniMind width rule, ``hidden_size`` → FFN width."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+
+from ..sizing import MINIMIND2_RULE, MINIMIND3_RULE, intermediate_size
+from ._compare import ExerciseError, require_callable, run_learner, success
+
+#: ``fn(hidden_size)`` → the FFN width, an ``int``.
+WidthFn = Callable[[int], int]
+
+#: The version names the checker knows, with the rule each stands for.
+VERSION_RULES = {"minimind2": MINIMIND2_RULE, "minimind3": MINIMIND3_RULE}
+
+_HIDDEN_SIZES = range(1, 2049)
+
+
+def _up(value: float, multiple: int = 64) -> int:
+    return multiple * math.ceil(value / multiple)
+
+
+def _mistakes(version: str) -> dict[str, Callable[[int], float]]:
+    ratio, name = (8 / 3, "8h/3") if version == "minimind2" else (math.pi, "h·π")
+    mistakes: dict[str, Callable[[int], float]] = {
+        f"width truncated where it should round up: this rounds {name} down to a multiple of 64": (
+            lambda h: 64 * math.floor(ratio * h / 64)
+        ),
+        f"width rounded to the nearest multiple of 64; the rule rounds {name} up": (
+            lambda h: 64 * round(ratio * h / 64)
+        ),
+        f"no rounding to a multiple of 64: this is {name} cut to an integer": lambda h: int(
+            ratio * h
+        ),
+        f"{name} rounded up to an integer, not to a multiple of 64": lambda h: math.ceil(ratio * h),
+        "rounded up to a multiple of 256 (LLaMA-1's multiple_of), not 64": lambda h: _up(
+            int(ratio * h), 256
+        ),
+        "this is 4h, the original Transformer's width, not the rule's": lambda h: 4 * h,
+    }
+    if version == "minimind2":
+        mistakes["this is minimind-3's π rule; MiniMind2 uses 8/3"] = lambda h: _up(math.pi * h)
+    else:
+        mistakes["this is MiniMind2's 8/3 rule; minimind-3 uses π"] = lambda h: _up(int(8 * h / 3))
+        mistakes[
+            "h·π is cut to an int before rounding up; minimind-3 rounds the real product up, "
+            "ceil(h·π / 64)·64 (they differ when int(h·π) is a multiple of 64)"
+        ] = lambda h: _up(int(math.pi * h))
+    return mistakes
+
+
+def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
+    """Check ``fn(hidden_size)`` against ``version``'s width rule; raise ``ExerciseError`` if off.
+
+    ``version``: ``"minimind2"`` (``int(8h/3)`` rounded up to a multiple of 64) or
+    ``"minimind3"`` (``ceil(h·π/64)·64``). Every ``hidden_size`` from 1 to 2048 is tried; the
+    result must be an ``int``. Prints one line when all agree.
+    """
+    require_callable("fn", fn, "a function fn(hidden_size) returning the FFN width")
+    if not isinstance(version, str) or version not in VERSION_RULES:
+        raise ValueError(f"version must be one of {', '.join(VERSION_RULES)}, got {version!r}")
+    rule = VERSION_RULES[version]
+    answers: dict[int, int] = {}
+    for h in _HIDDEN_SIZES:
+        got = run_learner(fn, f"hidden_size={h}", h)
+        if not isinstance(got, numbers.Integral) or isinstance(got, bool):
+            raise ExerciseError(
+                f"hidden_size={h}: your function returned {got!r} ({type(got).__name__}); a width "
+                "counts units, so return an int (math.ceil and int(...) give one)"
+            )
+        answers[h] = int(got)
+    wrong = [h for h, got in answers.items() if got != intermediate_size(h, rule)]
+    if not wrong:
+        success(
+            f"your {version} width rule agrees with the reference for every hidden_size from "
+            f"1 to {_HIDDEN_SIZES[-1]}."
+        )
+        return
+    first = wrong[0]
+    diagnosis = next(
+        (
+            mistake
+            for mistake, rule_fn in _mistakes(version).items()
+            if all(int(rule_fn(h)) == got for h, got in answers.items())
+        ),
+        None,
+    )
+    message = (
+        f"{len(wrong)} of {len(_HIDDEN_SIZES)} hidden sizes differ; for hidden_size={first} you "
+        f"return {answers[first]}, the {version} rule gives {intermediate_size(first, rule)}"
+    )
+    raise ExerciseError(f"{message}; {diagnosis}" if diagnosis else message)
