@@ -2,8 +2,11 @@
 """The project's two commands, for a fresh machine with only Python 3.10+.
 
     python3 run.py lab     open the lessons in JupyterLab (localhost, token auth)
-    python3 run.py test    run every test: package, notebooks (strict nbval, under two
-                           arithmetics), browser, figures
+    python3 run.py test    run every test: package, types, notebooks (strict nbval, under
+                           two arithmetics), browser, figures, benchmarks' quick mode
+    python3 run.py test --quick
+                           the contributor's tier: package tests and the type check, no
+                           notebooks, browser, figure renders or benchmarks (under a minute)
 
 For contributors: ``python3 run.py refresh [NOTEBOOK ...]`` re-runs lessons in place (default:
 all) so their stored outputs match what the tests will compute.
@@ -152,7 +155,25 @@ def main(argv: list[str]) -> int:
         for path in arguments[arguments.index("--ExecutePreprocessor.timeout=600") + 1 :]:
             strip_execution_times(ROOT / path)
         return status
-    return subprocess.call([str(python), "-m", "pytest", *extra], cwd=ROOT, env=env)
+    return subprocess.call(
+        [str(python), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT, env=env
+    )
+
+
+#: What the quick tier leaves out: markers registered in pyproject.toml.
+QUICK_DESELECT = "not slow and not browser and not arithmetic"
+
+
+def pytest_arguments(extra: list[str]) -> list[str]:
+    """pytest's arguments for ``test`` (every tier) or ``test --quick`` (package tests only).
+
+    The full tier adds ``--nbval`` (strict: every stored output compared) so the notebooks in
+    ``testpaths`` are collected; the quick tier runs ``tests/`` without the slow markers.
+    """
+    if "--quick" in extra:
+        rest = [arg for arg in extra if arg != "--quick"]
+        return ["tests", "-m", QUICK_DESELECT, *rest]
+    return ["--nbval", "--nbval-current-env", *extra]
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     return proc.stdout, out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_quick_mode_writes_every_section(quick_run: tuple[str, str]) -> None:
     stdout, markdown = quick_run
     for text in (stdout, markdown):
@@ -95,6 +96,7 @@ def _browser_rows(browser: str) -> list[str]:
 
 
 @pytest.mark.parametrize("required", [False, True], ids=["skips", "required-fails"])
+@pytest.mark.slow
 def test_browser_section_without_chromium(tmp_path: Path, required: bool) -> None:
     """No Chromium (the variable names a file that does not exist): skipped and said why,
     exit 0; with ``MINIMIND_LAB_REQUIRE_BROWSER=1`` the same run is an error, exit 1."""
@@ -129,6 +131,7 @@ def test_browser_section_without_chromium(tmp_path: Path, required: bool) -> Non
         assert "## Errors" not in markdown and REQUIRED_NOTE not in markdown
 
 
+@pytest.mark.slow
 def test_quick_mode_leaves_results_md_alone(quick_run: tuple[str, str]) -> None:
     stdout, _ = quick_run
     assert "benchmarks/RESULTS.md" not in stdout.splitlines()[-1]
@@ -175,6 +178,7 @@ def test_summary_statistics() -> None:
         summarize([])
 
 
+@pytest.mark.slow
 def test_notebook_profiler_names_the_slow_function(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [

@@ -176,6 +176,7 @@ def test_registry_covers_the_lessons() -> None:
         assert callable(spec.plot()), f"{name}: l{spec.lesson}.{spec.plot_function}"
 
 
+@pytest.mark.slow
 def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
     _, _, called = fresh
     for name in figure_names():
@@ -185,6 +186,7 @@ def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
         )
 
 
+@pytest.mark.slow
 def test_committed_figures_match_a_fresh_render(fresh, tmp_path: Path) -> None:
     out, _, _ = fresh
     for name in figure_names():
@@ -212,6 +214,7 @@ def test_committed_figures_match_a_fresh_render(fresh, tmp_path: Path) -> None:
             )
 
 
+@pytest.mark.slow
 def test_a_failed_comparison_leaves_the_fresh_render_alone(fresh, tmp_path: Path) -> None:
     """A comparison that fails writes its diff into its own folder; the fresh render's folder
     (read by the byte-identity test) still holds exactly the generated files, unchanged."""
@@ -238,6 +241,7 @@ def test_figures_folder_holds_only_generated_files() -> None:
     )
 
 
+@pytest.mark.slow
 def test_png_and_svg_carry_no_date_or_version(fresh) -> None:
     _, rendered, _ = fresh
     for name, result in rendered.items():
@@ -255,6 +259,7 @@ def _named_by_ticks(axis) -> bool:
     )
 
 
+@pytest.mark.slow
 def test_every_axis_is_labelled(fresh) -> None:
     _, rendered, _ = fresh
     for name, result in rendered.items():
@@ -271,6 +276,7 @@ def test_every_axis_is_labelled(fresh) -> None:
                 )
 
 
+@pytest.mark.slow
 def test_two_runs_give_byte_identical_files(fresh, second_run) -> None:
     """A second run, in another process with another hash seed, writes the same bytes."""
     out, _, _ = fresh
@@ -400,6 +406,7 @@ def test_gallery_with_a_missing_readme_says_so_in_one_line(tmp_path: Path, capsy
     )
 
 
+@pytest.mark.slow
 def test_list_into_a_closed_pipe_ends_with_one_line(tmp_path: Path) -> None:
     process = subprocess.run(
         f"{sys.executable} -m minimind_lab.figures --list | head -n 1",

@@ -48,6 +48,7 @@ def test_native_env_drops_the_reproducible_settings() -> None:
             native_cpu_env({}, threads=bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_the_other_arithmetic_really_differs() -> None:
     """The check below is only worth its time if the second run computes differently."""
     from minimind_lab.runtime import REPRODUCIBLE_CPU_ENV
