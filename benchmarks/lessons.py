@@ -14,13 +14,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from minimind_lab.lessons.registry import LESSONS
+
 from .stats import Summary, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LESSON_BUDGET_S = 15.0
-#: The lesson that trains a tiny MiniMind (3 models × 3 seeds) has a budget of its own ...
-TRAINED_LESSONS = ("08_what_the_mlp_buys.ipynb",)
+#: The lessons that train models in the notebook (``trains`` in the lesson registry: lesson 08's
+#: tiny MiniMinds, lesson 09's live point) have a budget of their own each ...
+TRAINED_LESSONS = tuple(entry.notebook for entry in LESSONS if entry.trains)
 TRAINED_LESSON_BUDGET_S = 40.0
 #: ... and the others share one: their medians add up to at most this.
 ALL_LESSONS_BUDGET_S = 35.0
@@ -65,8 +68,8 @@ class LessonResult:
 
 
 def lesson_paths() -> list[Path]:
-    """The lesson notebooks in name order (checkpoint copies excluded)."""
-    return sorted(p for p in NOTEBOOKS.glob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    """The registered lesson notebooks, in lesson order."""
+    return [NOTEBOOKS / entry.notebook for entry in LESSONS]
 
 
 def _parse_time(stamp: str | None) -> dt.datetime | None:

@@ -12,6 +12,8 @@ import pytest
 import torch
 
 import minimind_lab as ml
+from minimind_lab.lessons.registry import LESSONS as REGISTERED
+from minimind_lab.lessons.registry import lesson as registered_lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = sorted(
@@ -19,7 +21,7 @@ PUBLIC = sorted(
     for name in ml.__all__
     if inspect.isfunction(getattr(ml, name)) or inspect.isclass(getattr(ml, name))
 )
-LESSONS = ("01", "02", "03", "04", "05", "06", "07", "10")
+LESSONS = [entry.number for entry in REGISTERED]
 
 
 def test_the_api_the_issue_names_is_exported() -> None:
@@ -92,18 +94,21 @@ def test_importing_the_core_loads_neither_matplotlib_nor_ipywidgets() -> None:
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_each_lesson_has_one_key_through_every_layer(lesson: str) -> None:
-    """lessons/lNN_topic.py, plots/lNN_topic.py, widgets/lNN_topic.py, tests/test_lNN_topic.py,
-    and one SETUP that the widget reads."""
+    """The registry's key ``lNN_topic`` names lessons/lNN_topic.py (or a package of that name,
+    and no other lNN_ module), plots/lNN_topic.py, widgets/lNN_topic.py, tests/test_lNN_topic.py
+    and the notebook; the facade lNN re-exports the one SETUP that the widget reads."""
     import importlib
 
+    entry = registered_lesson(lesson)
     package = ROOT / "minimind_lab"
-    (compute,) = sorted((package / "lessons").glob(f"l{lesson}_*.py"))
-    key = compute.stem
+    found = sorted(p.name for p in (package / "lessons").glob(f"l{lesson}_*"))
+    assert found in ([f"{entry.key}.py"], [entry.key]), found
     for layer in ("plots", "widgets"):
-        assert (package / layer / f"{key}.py").is_file(), f"{layer}/{key}.py is missing"
-    assert (ROOT / "tests" / f"test_{key}.py").is_file()
-    facade = importlib.import_module(f"minimind_lab.lessons.l{lesson}")
-    assert facade.SETUP is importlib.import_module(f"minimind_lab.lessons.{key}").SETUP
+        assert (package / layer / f"{entry.key}.py").is_file(), f"{layer}/{entry.key}.py is missing"
+    assert (ROOT / "tests" / f"test_{entry.key}.py").is_file()
+    assert (ROOT / "notebooks" / entry.notebook).is_file()
+    facade = importlib.import_module(entry.facade)
+    assert facade.SETUP is importlib.import_module(entry.module).SETUP
 
 
 def test_figures_import_without_a_cycle() -> None:

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from minimind_lab.lessons.registry import LESSONS
+
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = [ROOT / "notebooks" / entry.notebook for entry in LESSONS]
 MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
 
 
@@ -40,6 +42,7 @@ def _stream_text(cell: dict) -> str:
 def test_the_lessons_are_numbered_without_gaps() -> None:
     numbers = [int(path.name[:2]) for path in NOTEBOOKS]
     assert numbers == list(range(1, len(numbers) + 1)), [p.name for p in NOTEBOOKS]
+    assert all(path.is_file() for path in NOTEBOOKS), "tests/test_registry.py says which is missing"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])

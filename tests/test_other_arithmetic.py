@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from minimind_lab.lessons.registry import LESSONS
 from minimind_lab.runtime import native_cpu_env
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = [ROOT / "notebooks" / entry.notebook for entry in LESSONS]
 PROBE = (
     "import torch; print(torch.backends.cpu.get_cpu_capability(), torch.get_num_threads(), "
     "float(torch.randn(64, generator=torch.Generator().manual_seed(0)).sum()).hex())"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from matplotlib.figure import Figure
 
 from .._checks import check_bool
+from ..lessons.registry import lesson as registered_lesson
 
 Builder = Callable[[], Figure]
 
@@ -52,6 +53,7 @@ def register_figure(
     it draws (see ``FigureSpec``).
     """
     check_bool("trained", trained)
+    registered_lesson(lesson)  # an unknown lesson number raises ValueError naming the known ones
     if not name.replace("_", "").isalnum() or name != name.lower():
         raise ValueError(f"figure name must be lower_snake_case, got {name!r}")
     if name in FIGURE_REGISTRY:

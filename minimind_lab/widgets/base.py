@@ -25,6 +25,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+from ..lessons.registry import lesson as registered_lesson
+
 #: What a widget's ``draw`` returns: a figure (rendered to PNG here) or PNG bytes it rendered
 #: itself (e.g. with a ``Blitter``), and the summary HTML.
 DrawResult = tuple[Figure | bytes, str]
@@ -72,7 +74,11 @@ def require_choice(name: str, value: object, choices: Sequence[object]) -> objec
 def register_widget(
     name: str, lesson: str
 ) -> Callable[[Callable[[], InteractivePlot]], Callable[[], InteractivePlot]]:
-    """Decorator: record a zero-argument widget builder under ``name`` for ``lesson`` ("04")."""
+    """Decorator: record a zero-argument widget builder under ``name`` for ``lesson`` ("04").
+
+    ``lesson`` must be in ``minimind_lab.lessons.registry.LESSONS``; else ``ValueError``.
+    """
+    registered_lesson(lesson)
 
     def decorate(builder: Callable[[], InteractivePlot]) -> Callable[[], InteractivePlot]:
         WIDGET_REGISTRY[name] = (lesson, builder)

@@ -57,9 +57,13 @@ def load_run_module() -> ModuleType:
 
 
 def lesson_notebooks() -> list[Path]:
-    """Every lesson notebook (``notebooks/*.ipynb``, or ``$MINIMIND_LAB_BROWSER_NOTEBOOKS``)."""
-    folder = Path(os.environ.get(NOTEBOOKS_ENV) or ROOT / "notebooks")
-    return sorted(folder.glob("*.ipynb"))
+    """Every registered lesson (``minimind_lab.lessons.registry``), or every notebook in the
+    folder ``$MINIMIND_LAB_BROWSER_NOTEBOOKS`` names (the suite's own tests of itself)."""
+    if os.environ.get(NOTEBOOKS_ENV):
+        return sorted(Path(os.environ[NOTEBOOKS_ENV]).glob("*.ipynb"))
+    from minimind_lab.lessons.registry import LESSONS
+
+    return [ROOT / "notebooks" / entry.notebook for entry in LESSONS]
 
 
 def free_loopback_port() -> int:
