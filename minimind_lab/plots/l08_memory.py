@@ -15,7 +15,14 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import blended_transform_factory
 
-from ..lessons.l08_memory import MODEL_NAMES, KeyValueReading, PatchingResult, UnitSummary
+from ..lessons.l08_memory import (
+    ALL_MODEL_NAMES,
+    KeyValueReading,
+    PatchingGrid,
+    PatchingResult,
+    SweepRecord,
+    UnitSummary,
+)
 from .style import (
     ATTENTION_COLOR,
     MLP_COLOR,
@@ -35,7 +42,9 @@ __all__ = [
     "plot_learning_curve_panels",
     "plot_learning_curves",
     "plot_model_comparison",
+    "plot_lr_sweep",
     "plot_patching",
+    "plot_patching_grid",
     "plot_patching_panels",
     "plot_unit",
     "update_memory_panels",
@@ -43,7 +52,14 @@ __all__ = [
 
 #: One colour per model, the same in every picture of the lesson: attention-only and MLP-only
 #: take the colours the course gives attention and the MLP; the full model has both, in green.
-_MODEL_COLORS = {"full": PALETTE[2], "attention-only": ATTENTION_COLOR, "MLP-only": MLP_COLOR}
+_MODEL_COLORS = {
+    "full": PALETTE[2],
+    "attention-only": ATTENTION_COLOR,
+    "MLP-only": MLP_COLOR,
+    "narrow attention-only": PALETTE[5],
+    "plain MLP": PALETTE[3],
+    "frozen MLP": "#8C510A",
+}
 _GREY = "#7F7F7F"
 #: Knockout bars: each MLP knockout its own colour of the MLP's warm family (and its own hatch,
 #: for greyscale), attention knockouts in blues, the intact model in grey.
@@ -56,10 +72,10 @@ _KNOCKOUT_SHADES = {
 
 def model_color(label: str) -> str:
     """The colour of the model a label starts with (``"attention-only, 400 steps"`` → blue)."""
-    for name in sorted(MODEL_NAMES, key=len, reverse=True):
+    for name in sorted(ALL_MODEL_NAMES, key=len, reverse=True):
         if label.startswith(name):
             return _MODEL_COLORS[name]
-    raise ValueError(f"label {label!r} names none of the models: {', '.join(MODEL_NAMES)}")
+    raise ValueError(f"label {label!r} names none of the models: {', '.join(ALL_MODEL_NAMES)}")
 
 
 def _check_table(table: Mapping[str, Mapping[str, Sequence[float]]], what: str) -> list[str]:
@@ -447,3 +463,73 @@ def update_memory_panels(
         bar.set_visible(knocked is not None)
     zeroed = f"{knockout} zeroed" if knocked is not None else "nothing zeroed"
     panels.knocked_title.set_text(f"accuracy per kind, {zeroed}")
+
+
+def plot_patching_grid(
+    grids: Mapping[str, PatchingGrid], metric: str = "logit", title: str | None = None
+) -> Figure:
+    """The standard patching picture, one panel per kind: rows are the sublayers (attention and
+    MLP of each layer), columns the roles of the positions, colour the share of the clean–corrupt
+    ``metric`` (``"logit"``: logit difference; ``"probability"``) restored by putting that one
+    output back. ``grids``: ``{kind: PatchingGrid}`` (``l08.patching_grid``)."""
+    if not grids:
+        raise ValueError("grids is empty")
+    if metric not in ("logit", "probability"):
+        raise ValueError(f"metric must be 'logit' or 'probability', got {metric!r}")
+    fig, axes = new_figure(1, len(grids), panel_size=(5.2, 2.6))
+    image = None
+    for ax, (kind, grid) in zip(axes, grids.items(), strict=True):
+        table = grid.logit_share if metric == "logit" else grid.probability_share
+        image = ax.imshow(table.numpy(), cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
+        for i in range(table.shape[0]):
+            for j in range(table.shape[1]):
+                value = float(table[i, j])
+                if abs(value) >= 0.05:
+                    color = "white" if abs(value) > 0.6 else "black"
+                    ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color=color)
+        ax.set_xticks(range(len(grid.roles)), grid.roles, fontsize=8)
+        ax.set_yticks(range(len(grid.sites)), grid.sites, fontsize=8)
+        where = "r" if kind == "recall" else "r'"
+        ax.set_title(f"{kind}: the answer is read at {where}", fontsize=9)
+        ax.set_xlabel("position (its role in the sequence)", fontsize=8)
+    label = "share of logit difference restored" if metric == "logit" else "share of p restored"
+    fig.colorbar(image, ax=axes, shrink=0.9, label=label)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_lr_sweep(
+    record: SweepRecord,
+    models: Sequence[str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Facts answered (mean of recall and fetch, held out) against the learning rate, after the
+    record's ``lr_steps`` steps: a line through the seed means per model, a dot per seed, a ring
+    at each model's best learning rate. ``record``: ``l08.load_sweep()``."""
+    fig, ax = axes_or_new(ax, (6.4, 3.6))
+    models = list(models or record.settings.lr_models)
+    lrs = list(record.settings.lrs)
+    steps = record.settings.lr_steps
+    for name in models:
+        color = model_color(name)
+        per_lr = [record.facts(name, lr, steps) for lr in lrs]
+        means = [sum(v) / len(v) for v in per_lr]
+        ax.plot(lrs, means, color=color, marker="o", markersize=3, label=name)
+        for lr, values in zip(lrs, per_lr, strict=True):
+            ax.scatter([lr] * len(values), values, s=8, color=color, alpha=0.5)
+        best = record.best_lr(name)
+        ax.scatter([best], [means[lrs.index(best)]], s=80, facecolors="none", edgecolors=color)
+    ax.set_xscale("log")
+    ax.set_xticks(lrs, [f"{lr:g}" for lr in lrs])
+    ax.minorticks_off()
+    ax.set_ylim(0, 1.05)
+    finish(
+        ax,
+        title=title or f"Facts answered after {steps} steps, per learning rate",
+        xlabel="peak learning rate (cosine decay to 0)",
+        ylabel="recall and fetch accuracy",
+    )
+    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    return fig

@@ -23,18 +23,42 @@ One module per section of the lesson: ``task``, ``models``, ``training``, ``eval
 written by ``python -m minimind_lab.lessons.l08_memory sweep``).
 """
 
-from . import evaluation, key_value, knockout, models, own_model, patching, task, training
+from . import (
+    evaluation,
+    grid,
+    key_value,
+    knockout,
+    models,
+    own_model,
+    patching,
+    sweep,
+    task,
+    training,
+)
 from .evaluation import *  # noqa: F403
+from .grid import *  # noqa: F403
 from .key_value import *  # noqa: F403
 from .knockout import *  # noqa: F403
 from .models import *  # noqa: F403
 from .own_model import *  # noqa: F403
 from .patching import *  # noqa: F403
+from .sweep import *  # noqa: F403
 from .task import *  # noqa: F403
 from .training import *  # noqa: F403
 
 __all__ = [
     name
-    for module in (task, models, training, evaluation, knockout, patching, key_value, own_model)
+    for module in (
+        task,
+        models,
+        training,
+        evaluation,
+        knockout,
+        patching,
+        key_value,
+        own_model,
+        sweep,
+        grid,
+    )
     for name in module.__all__
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor, nn
 
-from ..._checks import check_positive_int
+from ..._checks import check_nonnegative_int, check_positive_int
 from ..._threads import one_thread
 from .evaluation import _logits, _sublayer
 from .task import KINDS, Corpus, FactTask
@@ -90,7 +90,11 @@ class KeyValueReading:
     the unit's ``k`` top contexts whose answer is the favourite for the sign it fired with;
     ``control_hit_rate``: the same contexts scored against the next unit's favourites.
     ``answer_purity`` / ``relation_purity``: ``(m,)`` the largest share of the top contexts
-    that have one answer / ask one relation.
+    that have one answer / ask one relation. ``facts``: ``(N,)`` the fact asked at each position
+    (``subject · n_relations + relation``); ``distinct_facts``: ``(m,)`` how many different facts
+    a unit's ``k`` top contexts ask (the same fact asked in many sequences counts once);
+    ``random_distinct_facts``: ``(m,)`` the same for ``k`` positions drawn at random (seeded),
+    the count to compare with.
     """
 
     layer: int
@@ -105,6 +109,9 @@ class KeyValueReading:
     control_hit_rate: Tensor
     answer_purity: Tensor = field(repr=False)
     relation_purity: Tensor = field(repr=False)
+    facts: Tensor | None = field(default=None, repr=False)
+    distinct_facts: Tensor | None = field(default=None, repr=False)
+    random_distinct_facts: Tensor | None = field(default=None, repr=False)
 
     def share_above(self, threshold: float = 0.5, control: bool = False) -> float:
         """The share of units whose hit rate (or control hit rate) exceeds ``threshold``."""
@@ -113,10 +120,14 @@ class KeyValueReading:
 
 
 def key_value_reading(
-    model: nn.Module, task: FactTask, corpus: Corpus, layer: int, k: int = 50
+    model: nn.Module, task: FactTask, corpus: Corpus, layer: int, k: int = 50, seed: int = 0
 ) -> KeyValueReading:
-    """Read layer ``layer``'s MLP as key–value memory on the recall and fetch positions."""
+    """Read layer ``layer``'s MLP as key–value memory on the recall and fetch positions.
+
+    ``seed`` draws the random positions that ``random_distinct_facts`` counts (own generator).
+    """
     check_positive_int("k", k)
+    check_nonnegative_int("seed", seed)
     ids = corpus.ids[:, :-1]
     a, _ = mlp_coefficients(model, ids, layer)
     kinds = corpus.kinds[:, :-1]
@@ -146,9 +157,20 @@ def key_value_reading(
         counts = [torch.bincount(labels[top[:, j]]).max() for j in range(m)]
         return torch.stack(counts).float() / k
 
+    rows = torch.arange(len(ids))
+    subject = ids[rows, task.is_subject(ids).float().argmax(1)]  # (B,) each row's subject
+    asked = (subject[:, None] - task.subject0) * task.n_relations + (ids - task.relation0)
+    facts = asked[graded]  # (N,) the fact each graded position asks
+
+    def distinct(chosen: Tensor) -> Tensor:  # (k, m) row indices → (m,) distinct facts
+        return torch.tensor([len(set(facts[chosen[:, j]].tolist())) for j in range(m)])
+
+    g = torch.Generator().manual_seed(seed)
+    drawn = torch.stack([torch.randperm(len(facts), generator=g)[:k] for _ in range(m)], 1)
     return KeyValueReading(
         layer, k, coefficients, answers, tokens, previous, logits, favourite,
         hits(favourite), hits(control), purity(answers), purity(tokens),
+        facts, distinct(top), distinct(drawn),
     )  # fmt: skip
 
 

@@ -4,28 +4,45 @@ from __future__ import annotations
 
 from torch import nn
 
+from ...ffn import PlainFFN
 from ...minimind import MiniMindConfig
 from ...model import MiniMindForCausalLM
 from ...runtime import seeded
 from ...sizing import count_parameters
 from .task import SETUP, FactTask, Setup
 
-__all__ = ["MODEL_NAMES", "build_model", "model_config", "parameter_counts"]
+__all__ = [
+    "ALL_MODEL_NAMES",
+    "CONTROL_MODEL_NAMES",
+    "MODEL_NAMES",
+    "build_model",
+    "model_config",
+    "parameter_counts",
+]
 
 
 #: The three models the lesson compares.
 MODEL_NAMES: tuple[str, ...] = ("full", "attention-only", "MLP-only")
+#: The controls at the same non-embedding parameters: attention-only at the full model's width
+#: (more layers), a plain (non-gated) MLP, and the full model with its MLPs frozen at random.
+CONTROL_MODEL_NAMES: tuple[str, ...] = ("narrow attention-only", "plain MLP", "frozen MLP")
+#: Every model ``build_model`` knows.
+ALL_MODEL_NAMES: tuple[str, ...] = MODEL_NAMES + CONTROL_MODEL_NAMES
 
 
 def model_config(name: str, task: FactTask, setup: Setup = SETUP) -> MiniMindConfig:
-    """The MiniMind2 config of model ``name`` (one of ``MODEL_NAMES``) for ``task``.
+    """The MiniMind2 config of model ``name`` (one of ``ALL_MODEL_NAMES``) for ``task``.
 
     ``"full"``: attention and MLP in every block. ``"attention-only"``: no MLPs, width
     ``setup.attention_only_hidden_size`` (2h buys back the MLPs' parameters when m = 3h).
     ``"MLP-only"``: no attention, MLP width ``setup.mlp_only_intermediate_size``.
+    ``"narrow attention-only"``: no MLPs, width ``setup.hidden_size``, with
+    ``setup.narrow_attention_layers`` layers (3h² per layer, so 4× the layers of the full model
+    buys back its MLPs). ``"plain MLP"`` and ``"frozen MLP"`` have the full model's config
+    (``build_model`` swaps or freezes the MLPs).
     """
-    if name not in MODEL_NAMES:
-        raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(MODEL_NAMES)}")
+    if name not in ALL_MODEL_NAMES:
+        raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(ALL_MODEL_NAMES)}")
     common = {
         "num_hidden_layers": setup.num_hidden_layers,
         "num_attention_heads": setup.num_attention_heads,
@@ -34,7 +51,10 @@ def model_config(name: str, task: FactTask, setup: Setup = SETUP) -> MiniMindCon
         "max_position_embeddings": task.seq_len,
         "version": "minimind2",
     }
-    if name == "full":
+    if name == "narrow attention-only":
+        common["num_hidden_layers"] = setup.narrow_attention_layers
+        return MiniMindConfig(hidden_size=setup.hidden_size, use_mlp=False, **common)
+    if name in ("full", "plain MLP", "frozen MLP"):
         return MiniMindConfig(
             hidden_size=setup.hidden_size, intermediate_size=setup.intermediate_size, **common
         )
@@ -49,10 +69,22 @@ def model_config(name: str, task: FactTask, setup: Setup = SETUP) -> MiniMindCon
 
 
 def build_model(name: str, seed: int, task: FactTask, setup: Setup = SETUP) -> MiniMindForCausalLM:
-    """Model ``name``, initialised under ``seeded(seed)`` (the caller's RNG is left alone)."""
+    """Model ``name``, initialised under ``seeded(seed)`` (the caller's RNG is left alone).
+
+    ``"plain MLP"``: every block's MLP replaced by a plain SiLU MLP ``down(silu(up(x)))`` of width
+    ``setup.plain_intermediate_size`` (``ml.PlainFFN``, no bias). ``"frozen MLP"``: the full
+    model with every MLP weight set to ``requires_grad=False`` (training leaves them random).
+    """
     config = model_config(name, task, setup)
     with seeded(seed):
-        return MiniMindForCausalLM(config)
+        model = MiniMindForCausalLM(config)
+        if name == "plain MLP":
+            for block in model.model.layers:
+                block.mlp = PlainFFN(config.hidden_size, setup.plain_intermediate_size, "silu")
+    if name == "frozen MLP":
+        for block in model.model.layers:
+            block.mlp.requires_grad_(False)
+    return model
 
 
 def parameter_counts(model: nn.Module) -> tuple[int, int]:

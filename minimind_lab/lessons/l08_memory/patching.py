@@ -27,10 +27,10 @@ __all__ = [
 
 #: The kinds whose answer depends on the subject, which activation patching corrupts.
 SUBJECT_KINDS: tuple[str, ...] = ("recall", "fetch")
-#: The sites ``restored_logits`` can put back: a layer's MLP output, or the residual stream
-#: (残差流) entering layer ℓ (``"hidden"``, ℓ = 0 is the embedding's output, ℓ = L the last
-#: layer's output before the final norm).
-SITES: tuple[str, ...] = ("mlp", "hidden")
+#: The sites ``restored_logits`` can put back: a layer's MLP or attention (``"self_attn"``)
+#: output, or the residual stream (残差流) entering layer ℓ (``"hidden"``, ℓ = 0 is the
+#: embedding's output, ℓ = L the last layer's output before the final norm).
+SITES: tuple[str, ...] = ("mlp", "self_attn", "hidden")
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,8 @@ def answer_probability(logits: Tensor, corruption: Corruption, kind: str) -> flo
 
 def _site_module(model: nn.Module, site: str, layer: int) -> nn.Module:
     """The module whose output is ``site`` at ``layer`` (see ``SITES``)."""
-    if site == "mlp":
-        return _sublayer(model, "mlp", layer)
+    if site in ("mlp", "self_attn"):
+        return _sublayer(model, site, layer)
     if site != "hidden":
         raise ValueError(f"site must be one of {', '.join(SITES)}, got {site!r}")
     layers = model.model.layers
@@ -192,7 +192,7 @@ class PatchingResult:
         left p(answer) unchanged (``|p_clean − p_corrupt| ≤ 1e-6``: no gap to close)."""
         table = {"mlp": self.patched, "hidden": self.hidden}.get(site)
         if table is None:
-            raise ValueError(f"site must be one of {', '.join(SITES)}, got {site!r}")
+            raise ValueError(f"site must be 'mlp' or 'hidden' here, got {site!r}")
         if (layer, where) not in table:
             raise ValueError(f"no {site} patch at ({layer!r}, {where!r}); have {list(table)}")
         gap = self.p_clean - self.p_corrupt

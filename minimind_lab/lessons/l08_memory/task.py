@@ -18,6 +18,7 @@ __all__ = [
     "Corpus",
     "FactTask",
     "Setup",
+    "fact_exposures",
     "fact_task",
     "make_corpus",
     "relation_only_accuracy",
@@ -42,6 +43,10 @@ class Setup:
     (MiniMind2 layout): ``hidden_size``, ``num_hidden_layers``, heads; ``intermediate_size=None``
     takes MiniMind2's rule (8/3·h rounded up to 64: 192 at h = 64); the attention-only model is
     ``attention_only_hidden_size`` wide, the MLP-only model has ``mlp_only_intermediate_size``.
+    Controls: the narrow attention-only model is ``hidden_size`` wide with
+    ``narrow_attention_layers`` layers; the plain-MLP model has a non-gated SiLU MLP of width
+    ``plain_intermediate_size`` (2·h·m = 3·h·192 at the defaults); the frozen-MLP model is the
+    full model with its MLPs left at their random initialisation.
     Training: ``steps`` minibatches of ``batch_size`` fresh sequences (data seed
     ``data_seed_offset + seed``), Adam at ``lr`` with a cosine decay; ``long_steps`` for the
     longer attention-only runs; on ``training_threads`` CPU threads (a fixed count fixes how torch
@@ -63,6 +68,8 @@ class Setup:
     num_key_value_heads: int = 2
     attention_only_hidden_size: int = 128
     mlp_only_intermediate_size: int = 256
+    narrow_attention_layers: int = 8
+    plain_intermediate_size: int = 288
     steps: int = 200
     long_steps: int = 300
     batch_size: int = 64
@@ -80,6 +87,8 @@ class Setup:
         for name in ("n_subjects", "n_attributes", "n_noise", "hidden_size", "num_hidden_layers"):
             check_positive_int(name, getattr(self, name))
         for name in ("num_attention_heads", "num_key_value_heads", "attention_only_hidden_size"):
+            check_positive_int(name, getattr(self, name))
+        for name in ("narrow_attention_layers", "plain_intermediate_size"):
             check_positive_int(name, getattr(self, name))
         for name in ("mlp_only_intermediate_size", "steps", "long_steps", "batch_size"):
             check_positive_int(name, getattr(self, name))
@@ -305,6 +314,20 @@ def sequence_table(task: FactTask, corpus: Corpus, row: int = 0) -> list[tuple[i
         following = names[ids[t + 1]] if t + 1 < len(ids) else ""
         table.append((t, names[token], following, corpus.kind_names[kind] if kind >= 0 else ""))
     return table
+
+
+def fact_exposures(task: FactTask, corpus: Corpus) -> Tensor:
+    """How often each fact is asked in ``corpus`` (at a graded recall or fetch position):
+    ``(n_subjects, n_relations)`` counts. Each sequence asks two facts of its one subject."""
+    ids, kinds = corpus.ids[:, :-1], corpus.kinds[:, :-1]
+    if not (task.is_subject(ids).sum(1) == 1).all():
+        raise ValueError("every sequence needs exactly one subject token")
+    subject = ids[torch.arange(len(ids)), task.is_subject(ids).float().argmax(1)]  # (N,)
+    asked = (kinds == KINDS.index("recall")) | (kinds == KINDS.index("fetch"))  # (N, T-1)
+    s = (subject[:, None].expand_as(ids)[asked] - task.subject0).long()
+    r = (ids[asked] - task.relation0).long()
+    counts = torch.bincount(s * task.n_relations + r, minlength=task.n_facts)
+    return counts.reshape(task.n_subjects, task.n_relations)
 
 
 def relation_only_accuracy(task: FactTask) -> float:

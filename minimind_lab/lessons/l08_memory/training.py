@@ -17,7 +17,7 @@ from ..._threads import fixed_threads
 from ...model import MiniMindForCausalLM
 from ...train import Adam
 from .evaluation import accuracy_per_kind
-from .models import MODEL_NAMES, build_model, parameter_counts
+from .models import ALL_MODEL_NAMES, build_model, parameter_counts
 from .task import SETUP, Corpus, Setup, fact_task, make_corpus
 
 __all__ = [
@@ -144,8 +144,8 @@ def train_model(
     """
     if not isinstance(setup, Setup):
         raise ValueError(f"setup must be an l08.Setup, got {type(setup).__name__}")
-    if name not in MODEL_NAMES:
-        raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(MODEL_NAMES)}")
+    if name not in ALL_MODEL_NAMES:
+        raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(ALL_MODEL_NAMES)}")
     check_nonnegative_int("seed", seed)
     steps = setup.steps if steps is None else check_positive_int("steps", steps)
     cached = _cached_training(name, seed, steps, setup)
