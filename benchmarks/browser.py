@@ -1,9 +1,10 @@
 """What a learner feels: key press (or option change) → new picture decoded and painted.
 
 The suite writes one throwaway notebook that builds every lesson widget (``all_widgets()``) and a
-**floor** widget, starts the browser suite's JupyterLab server on it (``tests/browser``), opens it
-in headless Chromium through Playwright and runs it. Then, for every control of every widget, it
-makes ``changes`` changes the way a learner does: a real key press on a slider handle
+**floor** widget, starts the browser suite's JupyterLab server on it (``lab_browser``, shared
+with ``tests/browser``), opens it in headless Chromium through Playwright and runs it. Then, for
+every control of every widget, it makes ``changes`` changes the way a learner does: a real key
+press on a slider handle
 (ArrowRight, turning back at the end of the range) or a new option in a dropdown. For each change
 the page records, from the moment the key or option event arrived:
 
@@ -264,20 +265,20 @@ def bench_browser(
 
     ``changes`` learner changes per control (the floor gets as many). ``quick`` measures only
     the first control of the first widget. Without Chromium or Playwright it measures nothing
-    and decides as the browser test suite does (``tests/browser/browser_availability.py``):
+    and decides as the browser test suite does (``lab_browser/availability.py``):
     ``skipped`` says why and how to get them, or, when ``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI),
     ``error`` does. ``error`` is also set (and nothing else) when the server or page fails.
     """
     result = BrowserResult(changes=changes)
     try:
-        from tests.browser.browser_availability import (
+        from lab_browser.availability import (
             REQUIRED_NOTE,
             browser_required,
             find_chromium,
             why_no_browser,
         )
     except ImportError as error:
-        result.error = f"the browser suite's helpers (tests/browser) are missing: {error}"
+        result.error = f"the browser driver (lab_browser/) is missing: {error}"
         return result
     missing = why_no_browser()
     if missing is not None:
@@ -290,9 +291,9 @@ def bench_browser(
     try:
         from playwright.sync_api import sync_playwright
 
-        from tests.browser.browser_lab_page import open_notebook, run_all_cells, wait_for_widgets
-        from tests.browser.browser_lab_server import start_lab_server, stop_lab_server
-        from tests.browser.conftest import CHROMIUM_ARGS, VIEWPORT
+        from lab_browser import CHROMIUM_ARGS, VIEWPORT
+        from lab_browser.page import open_notebook, run_all_cells, wait_for_widgets
+        from lab_browser.server import start_lab_server, stop_lab_server
     except ImportError as error:
         result.error = f"browser tools missing: {error}"
         return result

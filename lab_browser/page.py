@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported for type hints only, so this module loads without Playwright
     from playwright.sync_api import Locator, Page
 
-    from .browser_lab_server import LabServer
+    from .server import LabServer
 
 OPEN_TIMEOUT_S = 90.0  # page load + kernel start on a busy 2-core machine
 RUN_ALL_TIMEOUT_S = 240.0  # one lesson, top to bottom ("a few seconds" each, with a margin)

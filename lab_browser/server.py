@@ -30,7 +30,7 @@ import psutil
 
 from minimind_lab.runtime import REPRODUCIBLE_CPU_ENV
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 #: Where the lessons come from; a developer may point this at a folder of throwaway notebooks.
 NOTEBOOKS_ENV = "MINIMIND_LAB_BROWSER_NOTEBOOKS"
 STARTUP_TIMEOUT_S = 90.0

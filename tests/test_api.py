@@ -157,3 +157,10 @@ def test_run_py_names_an_unknown_command(capsys) -> None:
     assert run.main(["--help"]) == 0
     assert "unknown command" not in capsys.readouterr().out
     assert run.main([]) == 2
+
+
+def test_the_benchmarks_import_nothing_from_the_tests() -> None:
+    """The browser driver both use lives in ``lab_browser/``; benchmarks never reach into tests/."""
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert "from tests" not in source and "import tests" not in source, path.name

@@ -1,7 +1,7 @@
 """The benchmark suite's quick mode runs end to end and writes every section (no timing checks).
 
 Without Chromium the browser section is skipped and says why, as the browser tests skip
-(``tests/browser/browser_availability.py``), unless ``MINIMIND_LAB_REQUIRE_BROWSER=1``.
+(``lab_browser/availability.py``), unless ``MINIMIND_LAB_REQUIRE_BROWSER=1``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from benchmarks.ffn import QUICK_HIDDEN, QUICK_TOKENS
 from benchmarks.report import SECTION_TITLES
 from benchmarks.sliders import RESULT_MARKER, value_plan
 from benchmarks.stats import percentile, summarize
-from tests.browser.browser_availability import (
+from lab_browser.availability import (
     CHROMIUM_ENV,
     HOW_TO_INSTALL,
     REQUIRE_ENV,

@@ -1,11 +1,11 @@
 """Fixtures for the browser suite: one JupyterLab server and one headless Chromium per session.
 
 The server is the project's own (``run.lab_arguments``) on copies of the lessons; see
-``browser_lab_server``. Chromium comes from ``$MINIMIND_LAB_CHROMIUM`` or the ``PATH``
+``lab_browser.server``. Chromium comes from ``$MINIMIND_LAB_CHROMIUM`` or the ``PATH``
 (Debian's ``/usr/bin/chromium``); Playwright drives it, since its own browser download is not
 needed. Without Chromium or Playwright the browser tests skip, saying how to install them, unless
 ``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI sets it), which turns the skip into a failure. That rule
-lives in ``browser_availability``, which ``python -m benchmarks`` uses too.
+lives in ``lab_browser.availability``, which ``python -m benchmarks`` uses too.
 ``MINIMIND_LAB_BROWSER_NOTEBOOKS=/some/folder`` runs the suite on that folder's notebooks instead
 of ``notebooks/`` (for trying the suite itself on throwaway notebooks).
 """
@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from .browser_availability import (
+from lab_browser import CHROMIUM_ARGS, VIEWPORT
+from lab_browser.availability import (
     REQUIRED_NOTE,
     browser_required,
     find_chromium,
     why_no_browser,
 )
-from .browser_lab_server import (
+from lab_browser.server import (
     ROOT,
     LabServer,
     lesson_notebooks,
@@ -31,16 +32,6 @@ from .browser_lab_server import (
     stop_lab_server,
 )
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-VIEWPORT = {"width": 1400, "height": 1000}
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 

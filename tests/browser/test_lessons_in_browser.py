@@ -18,8 +18,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from . import browser_lab_page as lab
-from .browser_lab_server import ROOT, LabServer, lesson_notebooks
+from lab_browser import page as lab
+from lab_browser.server import ROOT, LabServer, lesson_notebooks
 
 pytestmark = pytest.mark.browser
 
