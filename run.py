@@ -25,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -155,10 +156,18 @@ def main(argv: list[str]) -> int:
         for path in arguments[arguments.index("--ExecutePreprocessor.timeout=600") + 1 :]:
             strip_execution_times(ROOT / path)
         return status
-    return subprocess.call(
-        [str(python), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT, env=env
-    )
+    # One private folder per test run: lesson 08's trained models, computed by the first process
+    # that needs them (a notebook kernel, the figure builders, the browser's kernel), are read back
+    # by the others (minimind_lab/lessons/_run_cache.py). Removed when the run ends.
+    with tempfile.TemporaryDirectory(prefix="minimind-lab-run-") as cache:
+        env[RUN_CACHE_ENV] = cache
+        return subprocess.call(
+            [str(python), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT, env=env
+        )
 
+
+#: Names the test run's shared cache folder (``minimind_lab.lessons._run_cache.RUN_CACHE_ENV``).
+RUN_CACHE_ENV = "MINIMIND_LAB_RUN_CACHE"
 
 #: What the quick tier leaves out: markers registered in pyproject.toml.
 QUICK_DESELECT = "not slow and not browser and not arithmetic"

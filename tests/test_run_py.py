@@ -55,3 +55,9 @@ def test_quick_tier_collects_no_notebook_and_no_slow_test() -> None:
     assert len(ids) > 500, listed[-2000:]
     assert not [i for i in ids if i.split("::")[0].endswith(".ipynb")]
     assert not [i for i in ids if "test_each_figure_is_drawn" in i or "quick_mode_writes" in i]
+
+
+def test_the_run_cache_variable_is_the_one_the_lessons_read() -> None:
+    from minimind_lab.lessons._run_cache import RUN_CACHE_ENV
+
+    assert _run_py().RUN_CACHE_ENV == RUN_CACHE_ENV

@@ -1,0 +1,78 @@
+"""A result computed once per test run and shared by every process of that run.
+
+Lesson 08's models are trained by the notebook's kernel (strict nbval), by the browser suite's
+kernel and by the figure builders, in other processes each. ``python3 run.py test`` names one
+fresh private folder in ``MINIMIND_LAB_RUN_CACHE``; ``shared_result`` then computes a result the
+first time and every later process of the run reads it back. Without that variable (JupyterLab,
+a bare pytest) it simply computes: a learner never reads a stale result.
+
+The key holds everything the numbers depend on besides the arguments: torch's version, the
+kernels ATen dispatches to, MKL's path and the thread count (docs/CONVENTIONS.md, "Where the
+numbers repeat"), so the run under the lab's arithmetic (``tests/test_other_arithmetic.py``)
+computes its own results and never reads the reproducible run's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import torch
+
+__all__ = ["RUN_CACHE_ENV", "arithmetic_fingerprint", "shared_result"]
+
+#: The environment variable naming the run's cache folder (set by ``run.py test``).
+RUN_CACHE_ENV = "MINIMIND_LAB_RUN_CACHE"
+
+T = TypeVar("T")
+
+
+def arithmetic_fingerprint() -> str:
+    """What decides a computation's last bits here: torch, ATen's kernels, MKL's path, threads."""
+    parts = (
+        torch.__version__,
+        torch.backends.cpu.get_cpu_capability(),
+        os.environ.get("ATEN_CPU_CAPABILITY", ""),
+        os.environ.get("MKL_CBWR", ""),
+        str(torch.get_num_threads()),
+    )
+    return "|".join(parts)
+
+
+def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
+    """``compute()``, or the value an earlier process of this test run stored under ``key``.
+
+    ``namespace``: a short name for the kind of result ("l08-training"); ``key``: its arguments,
+    with a ``repr`` that says all of them (dataclasses and tuples do). Outside a test run
+    (``MINIMIND_LAB_RUN_CACHE`` unset) this is ``compute()``. The value is stored with
+    ``torch.save`` through a temporary file and an atomic rename, so a reader never sees half a
+    file; a file that cannot be read is computed again. Only a folder this run made is read
+    (``torch.load`` unpickles), never one a learner points at.
+    """
+    folder = os.environ.get(RUN_CACHE_ENV)
+    if not folder:
+        return compute()
+    if not namespace.replace("-", "").isalnum():
+        raise ValueError(f"namespace must be letters, digits and '-', got {namespace!r}")
+    digest = hashlib.sha256(repr((key, arithmetic_fingerprint())).encode()).hexdigest()[:24]
+    path = Path(folder) / f"{namespace}-{digest}.pt"
+    if path.is_file():
+        try:
+            return torch.load(path, weights_only=False)
+        except Exception:  # noqa: BLE001 - a damaged file is recomputed and replaced
+            pass
+    value = compute()
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{namespace}-", suffix=".tmp")
+    os.close(handle)
+    try:
+        torch.save(value, temporary)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return value

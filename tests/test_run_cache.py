@@ -1,0 +1,93 @@
+"""``shared_result``: computed once per test run, read back by later processes, never stale."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from minimind_lab.lessons._run_cache import RUN_CACHE_ENV, shared_result
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> dict[str, torch.Tensor]:
+        self.calls += 1
+        return {"weights": torch.arange(4.0) * self.calls}
+
+
+def test_without_a_run_folder_it_always_computes(monkeypatch) -> None:
+    monkeypatch.delenv(RUN_CACHE_ENV, raising=False)
+    compute = Counter()
+    shared_result("l99-test", ("a", 1), compute)
+    shared_result("l99-test", ("a", 1), compute)
+    assert compute.calls == 2
+
+
+def test_in_a_run_the_second_call_reads_what_the_first_stored(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    compute = Counter()
+    first = shared_result("l99-test", ("a", 1), compute)
+    second = shared_result("l99-test", ("a", 1), compute)
+    assert compute.calls == 1 and torch.equal(first["weights"], second["weights"])
+    assert second["weights"] is not first["weights"]  # a copy, not the caller's tensor
+    shared_result("l99-test", ("a", 2), compute)  # other arguments: computed
+    assert compute.calls == 2
+    assert not list(tmp_path.glob(".*.tmp")), "no temporary file is left behind"
+
+
+def test_other_arithmetic_never_reads_the_reproducible_runs_results(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv("MKL_CBWR", "COMPATIBLE")
+    compute = Counter()
+    shared_result("l99-test", "key", compute)
+    monkeypatch.setenv("MKL_CBWR", "AUTO")
+    shared_result("l99-test", "key", compute)
+    assert compute.calls == 2
+
+
+def test_a_damaged_file_is_computed_again(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    compute = Counter()
+    shared_result("l99-test", "key", compute)
+    (stored,) = tmp_path.glob("l99-test-*.pt")
+    stored.write_bytes(b"not a torch file")
+    value = shared_result("l99-test", "key", compute)
+    assert compute.calls == 2 and torch.equal(value["weights"], torch.arange(4.0) * 2)
+
+
+def test_a_failed_write_leaves_no_file(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+
+    def failing_save(*_args, **_kwargs) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(torch, "save", failing_save)
+    with pytest.raises(OSError, match="disk full"):
+        shared_result("l99-test", "key", Counter())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_namespace_that_is_not_a_file_name_part_is_refused(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    with pytest.raises(ValueError, match="namespace must be letters"):
+        shared_result("../escape", "key", Counter())
+
+
+def test_another_process_of_the_run_reads_the_stored_result(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    code = (
+        "import torch; from minimind_lab.lessons._run_cache import shared_result; "
+        "print(shared_result('l99-test', 'key', lambda: torch.tensor([7.0])).item())"
+    )
+    outputs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    assert [o.stdout.strip() for o in outputs] == ["7.0", "7.0"]
+    assert len(list(tmp_path.glob("l99-test-*.pt"))) == 1
+    assert shared_result("l99-test", "key", lambda: torch.tensor([0.0])).item() == 7.0
