@@ -23,6 +23,10 @@ def _cdf(x: Tensor) -> Tensor:
     return 0.5 * (1 + torch.erf(x / math.sqrt(2)))
 
 
+def _slope_of(name: str, x: Tensor) -> Callable[[], Tensor]:
+    return lambda: activation_derivative(name, x)
+
+
 def _known_mistakes(name: str, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     sig = torch.sigmoid(x)
     mistakes: dict[str, Callable[[], Tensor]] = {
@@ -59,9 +63,7 @@ def _known_mistakes(name: str, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     for other in ACTIVATION_NAMES:
         same = {"silu": "swish", "swish": "silu"}.get(name)
         if other not in (name, same):
-            mistakes[f"this is the derivative of {other}, not of {name}"] = lambda other=other: (
-                activation_derivative(other, x)
-            )
+            mistakes[f"this is the derivative of {other}, not of {name}"] = _slope_of(other, x)
     return mistakes
 
 

@@ -46,7 +46,9 @@ def _as_pair(result: object, case: str) -> tuple[object, object]:
     )
 
 
-def _layers(shapes: tuple[int, int, int], bias1: bool, bias2: bool, dtype: torch.dtype, seed: int):
+def _layers(
+    shapes: tuple[int, int, int], bias1: bool, bias2: bool, dtype: torch.dtype, seed: int
+) -> tuple[nn.Linear, nn.Linear]:
     a, b, c = shapes
     with fresh_rng(seed):
         return nn.Linear(a, b, bias=bias1, dtype=dtype), nn.Linear(b, c, bias=bias2, dtype=dtype)

@@ -69,7 +69,9 @@ def _width_mistake(config: MiniMindConfig, got: int) -> str:
     )
 
 
-def _check_parameters(module: nn.Module, reference: FeedForward, config, case: str) -> None:
+def _check_parameters(
+    module: nn.Module, reference: FeedForward, config: MiniMindConfig, case: str
+) -> None:
     ours = {k: tuple(v.shape) for k, v in module.state_dict().items()}
     theirs = {k: tuple(v.shape) for k, v in reference.state_dict().items()}
     biases = sorted(k for k in ours if k.endswith(".bias"))

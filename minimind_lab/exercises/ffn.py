@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 import torch
 import torch.nn.functional as F
@@ -17,6 +18,8 @@ from ._compare import (
     run_learner,
     success,
 )
+
+M = TypeVar("M", bound=nn.Module)
 
 #: ``fn(ffn, x)``: a module and ``(*, hidden_size)`` inputs → ``(*, hidden_size)``.
 ForwardFn = Callable[[nn.Module, Tensor], Tensor]
@@ -65,6 +68,12 @@ def _plain_cases() -> dict[str, tuple[PlainFFN, Tensor]]:
         }
 
 
+def _with_activation(
+    act: Callable[[Tensor], Tensor], ffn: PlainFFN, x: Tensor
+) -> Callable[[], Tensor]:
+    return lambda: ffn.dropout(ffn.down_proj(act(ffn.up_proj(x))))
+
+
 def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     up, down, act, drop = ffn.up_proj, ffn.down_proj, ffn.act_fn, ffn.dropout
     mistakes = {
@@ -92,14 +101,14 @@ def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]
         own = type(act).__name__
         mistakes[
             f"{name} used whatever the module's activation is; call ffn.act_fn ({own} here)"
-        ] = lambda other=other: drop(down(other(up(x))))
+        ] = _with_activation(other, ffn, x)
     return mistakes
 
 
 def _compare_forward(
     fn: ForwardFn,
-    cases: dict[str, tuple[nn.Module, Tensor]],
-    mistakes: Callable[[nn.Module, Tensor], dict[str, Callable[[], Tensor]]],
+    cases: Mapping[str, tuple[M, Tensor]],
+    mistakes: Callable[[M, Tensor], dict[str, Callable[[], Tensor]]],
 ) -> None:
     for i, (case, (ffn, x)) in enumerate(cases.items()):
         with fresh_rng(i):  # the same dropout mask for the learner, the reference and mistakes
