@@ -19,6 +19,7 @@ from minimind_lab.exercises import (
     check_activation_derivative,
     check_causal_attention_weights,
     check_collapse,
+    check_fact_bits,
     check_feedforward,
     check_patching_hook,
     check_plain_ffn_forward,
@@ -27,6 +28,7 @@ from minimind_lab.exercises import (
     check_width_rule,
 )
 from minimind_lab.exercises.attention import causal_attention_weights
+from minimind_lab.exercises.capacity import fact_bits
 from minimind_lab.exercises.collapse import collapse_two
 from minimind_lab.exercises.routing import top_k_routing
 
@@ -51,6 +53,7 @@ CHECKERS = [
     check_activation_derivative,
     check_causal_attention_weights,
     check_collapse,
+    check_fact_bits,
     check_feedforward,
     check_patching_hook,
     check_plain_ffn_forward,
@@ -511,6 +514,114 @@ def _steal(clean, pos, output):
 )
 def test_patching_hook_rejects_each_known_mistake(wrong, words) -> None:
     rejects(check_patching_hook, wrong, *words)
+
+
+# --- lesson 09: the bits a model holds about a fact table --------------------------------------
+
+
+def _ce_bits(logits: Tensor, targets: Tensor) -> Tensor:
+    return F.cross_entropy(logits, targets, reduction="none") / math.log(2)  # (F,)
+
+
+def _p_right(logits: Tensor, targets: Tensor) -> Tensor:
+    return logits.softmax(-1).gather(-1, targets[:, None]).squeeze(-1)  # (F,)
+
+
+def test_fact_bits_reference_and_written_ones_pass(capsys) -> None:
+    passes(check_fact_bits, fact_bits, capsys)
+
+    def as_a_float(logits: Tensor, targets: Tensor, num_attributes: int) -> float:
+        held = math.log2(num_attributes) - _ce_bits(logits, targets)
+        return held.clamp(min=0).sum().item()
+
+    passes(check_fact_bits, as_a_float, capsys)
+
+    def fact_by_fact(logits: Tensor, targets: Tensor, num_attributes: int) -> float:
+        total = 0.0
+        for row, answer in zip(logits.log_softmax(-1), targets, strict=True):
+            total += max(0.0, math.log2(num_attributes) + row[answer].item() / math.log(2))
+        return total
+
+    passes(check_fact_bits, fact_by_fact, capsys)
+
+
+def test_fact_bits_is_lesson_09s_measure() -> None:
+    l09 = pytest.importorskip("minimind_lab.lessons.l09_capacity")
+    g = torch.Generator().manual_seed(0)
+    logits = 3 * torch.randn(12, 30, generator=g)
+    targets = 20 + torch.randint(10, (12,), generator=g)
+    assert torch.allclose(fact_bits(logits, targets, 10), l09.stored_bits(logits, targets, 10))
+
+
+def _naive_exp(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
+    p = logits.exp().gather(-1, targets[:, None]).squeeze(-1) / logits.exp().sum(-1)
+    return (math.log2(num_attributes) + p.log2()).clamp(min=0).sum()
+
+
+def _over_facts(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
+    log_p = logits.log_softmax(0).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
+    return (math.log2(num_attributes) + log_p).clamp(min=0).sum()
+
+
+@pytest.mark.parametrize(
+    ("wrong", "words"),
+    [
+        (
+            lambda lg, t, a: (
+                (math.log(a) - F.cross_entropy(lg, t, reduction="none")).clamp(min=0).sum()
+            ),
+            ("natural log",),
+        ),
+        (
+            lambda lg, t, a: (
+                (math.log2(a) - F.cross_entropy(lg, t, reduction="none")).clamp(min=0).sum()
+            ),
+            ("in nats while log2|A| is in bits",),
+        ),
+        (lambda lg, t, a: (math.log2(a) - _ce_bits(lg, t)).sum(), ("no floor at 0",)),
+        (
+            lambda lg, t, a: (math.log2(a) - _ce_bits(lg, t)).sum().clamp(min=0),
+            ("before the sum",),
+        ),
+        (
+            lambda lg, t, a: (math.log2(a) - _ce_bits(lg, t)).clamp(min=0).mean(),
+            ("mean over the facts",),
+        ),
+        (
+            lambda lg, t, a: (math.log2(a) - _p_right(lg, t)).clamp(min=0).sum(),
+            ("probability", "stands where its cross-entropy"),
+        ),
+        (lambda lg, t, a: (_p_right(lg, t) * math.log2(a)).sum(), ("probability", "times")),
+        (
+            lambda lg, t, a: float((lg.argmax(-1) == t).sum()) * math.log2(a),
+            ("gets right (argmax)",),
+        ),
+        (
+            lambda lg, t, a: (math.log2(lg.shape[-1]) - _ce_bits(lg, t)).clamp(min=0).sum(),
+            ("vocabulary size (20)", "5 attributes"),
+        ),
+        (lambda lg, t, a: _ce_bits(lg, t).sum(), ("the loss",)),
+        (
+            lambda lg, t, a: (_ce_bits(lg, t) - math.log2(a)).clamp(min=0).sum(),
+            ("reversed",),
+        ),
+        (lambda lg, t, a: (-_ce_bits(lg, t)).clamp(min=0).sum(), ("baseline is missing",)),
+        (_over_facts, ("over the facts (dim 0)",)),
+        (_naive_exp, ("large logits", "NaN or infinity")),
+        (
+            lambda lg, t, a: (math.log2(a) - _ce_bits(lg, t)).clamp(min=0),
+            ("one number per fact",),
+        ),
+        (lambda lg, t, a: fact_bits(lg, t, a).float(), ("float64", "dtype should follow")),
+        (lambda lg, t, a: "3 bits", ("returned a str",)),
+        (
+            lambda lg, t, a: torch.stack([fact_bits(lg, t, a), fact_bits(lg, t, a)]),
+            ("shape (2,)", "expected one number"),
+        ),
+    ],
+)
+def test_fact_bits_rejects_each_known_mistake(wrong, words) -> None:
+    rejects(check_fact_bits, wrong, *words)
 
 
 # --- the MoE lesson: top-k routing ---------------------------------------------------------------

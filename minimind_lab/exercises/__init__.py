@@ -9,6 +9,7 @@ a right one prints a single line. Bad arguments to a checker raise ``ValueError`
 from ._compare import ExerciseError
 from .activations import check_activation_derivative
 from .attention import check_causal_attention_weights
+from .capacity import check_fact_bits
 from .collapse import check_collapse
 from .feedforward import check_feedforward
 from .ffn import check_plain_ffn_forward, check_swiglu
@@ -21,6 +22,7 @@ __all__ = [
     "check_activation_derivative",
     "check_causal_attention_weights",
     "check_collapse",
+    "check_fact_bits",
     "check_feedforward",
     "check_patching_hook",
     "check_plain_ffn_forward",

@@ -1,0 +1,201 @@
+"""Lesson 09's build-it piece: the bits of a fact table a model holds (知识容量, in bits).
+
+The measure (Allen-Zhu & Li 2024 count knowledge in bits the same way): each fact ``f`` asks for
+one of ``|A|`` equally likely attributes, so a uniform guess knows nothing and a sure right answer
+knows ``log2|A|`` bits. A model whose cross-entropy on the answer is ``CE_f`` bits holds
+``max(0, log2|A| − CE_f)`` bits of that fact, and the table's bits are the sum over the facts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import torch
+from torch import Tensor
+
+from ._compare import (
+    ExerciseError,
+    WrongVersions,
+    compare_tensor,
+    require_callable,
+    run_learner,
+    success,
+)
+
+#: ``fn(logits, targets, num_attributes)``: logits ``(F, V)``, targets ``(F,)`` → bits (a float).
+FactBitsFn = Callable[[Tensor, Tensor, int], object]
+
+
+def fact_bits(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
+    """The reference, as ``l09.stored_bits``: ``Σ_f max(0, log2|A| − CE_f)``, CE in bits.
+
+    ``logits``: ``(F, V)``, one row per fact over ``V ≥ |A|`` tokens (the attributes only, or the
+    whole vocabulary); ``targets``: ``(F,)`` int64, the right token of each fact. ``CE_f`` is the
+    cross-entropy of fact ``f`` over all ``V`` tokens, in bits. Returns a 0-dim tensor in the
+    logits' dtype.
+    """
+    ce_bits = -logits.log_softmax(dim=-1).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
+    return (math.log2(num_attributes) - ce_bits).clamp(min=0).sum()  # ()
+
+
+def _per_fact(logits: Tensor, targets: Tensor) -> tuple[Tensor, Tensor]:
+    """Cross-entropy in nats ``(F,)`` and the probability of the right token ``(F,)``."""
+    log_p = logits.log_softmax(dim=-1).gather(-1, targets[:, None]).squeeze(-1)
+    return -log_p, log_p.exp()
+
+
+def _mistakes(logits: Tensor, targets: Tensor, num_attributes: int) -> WrongVersions:
+    """Known wrong totals, each a 0-dim tensor like the reference's."""
+    ce_nats, p = _per_fact(logits, targets)
+    ce = ce_nats / math.log(2)  # bits
+    base = math.log2(num_attributes)
+    vocab = logits.shape[-1]
+    right = logits.argmax(dim=-1) == targets
+    return {
+        "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
+        "by ln 2": lambda: (math.log(num_attributes) - ce_nats).clamp(min=0).sum(),
+        "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
+        "ln 2": lambda: (base - ce_nats).clamp(min=0).sum(),
+        "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
+        "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
+        "total is not enough)": lambda: (base - ce).sum(),
+        "the floor at 0 is applied to the total; it belongs to each fact, before the sum": (
+            lambda: (base - ce).sum().clamp(min=0)
+        ),
+        "the mean over the facts; the table's bits are the sum": (
+            lambda: (base - ce).clamp(min=0).mean()
+        ),
+        "the probability of the right attribute stands where its cross-entropy (−log2 p) "
+        "should": lambda: (base - p).clamp(min=0).sum(),
+        "the probability of the right attribute times log2|A|; a fact's bits are log2|A| minus "
+        "its cross-entropy −log2 p": lambda: (p * base).sum(),
+        "log2|A| for every fact the model gets right (argmax); the measure uses the "
+        "cross-entropy, so an unsure right answer holds less": lambda: (
+            (right * base).sum().to(logits.dtype)
+        ),
+        f"the baseline is log2 of the vocabulary size ({vocab}); it is log2|A| "
+        f"({num_attributes} attributes), the bits of a uniform guess among them": lambda: (
+            (math.log2(vocab) - ce).clamp(min=0).sum()
+        ),
+        "this is the cross-entropy summed over the facts, in bits (the loss); a fact holds "
+        "log2|A| minus it": lambda: ce.sum(),
+        "the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE": lambda: (
+            (ce - base).clamp(min=0).sum()
+        ),
+        "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE": (
+            lambda: (-ce).clamp(min=0).sum()
+        ),
+        "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)": (
+            lambda: (
+                (
+                    base
+                    + logits.log_softmax(dim=0).gather(-1, targets[:, None]).squeeze(-1)
+                    / math.log(2)
+                )
+                .clamp(min=0)
+                .sum()
+            )
+        ),
+    }
+
+
+def _facts(
+    g: torch.Generator,
+    num_facts: int,
+    vocab: int,
+    num_attributes: int,
+    *,
+    known: int,
+    worse: int,
+    dtype: torch.dtype = torch.float32,
+) -> tuple[Tensor, Tensor, int]:
+    """Random logits ``(F, V)`` with ``known`` facts pushed toward their answer and ``worse``
+    facts pushed away from it (below a uniform guess); answers among the last ``|A|`` tokens."""
+    logits = 1.5 * torch.randn(num_facts, vocab, generator=g, dtype=dtype)
+    targets = vocab - num_attributes + torch.randint(num_attributes, (num_facts,), generator=g)
+    rows = torch.arange(num_facts)
+    push = torch.zeros(num_facts, dtype=dtype)
+    push[:known] = 5.0
+    push[known : known + worse] = -3.0
+    logits[rows, targets] += push
+    return logits, targets, num_attributes
+
+
+def _large(g: torch.Generator) -> tuple[Tensor, Tensor, int]:
+    """Logits of size about 100 ``(6, 4)``: the first three facts answered with the top logit
+    (about 2 bits each), the others with a random one; ``exp`` of them overflows float32."""
+    logits = 100 * torch.randn(6, 4, generator=g)
+    targets = torch.randint(4, (6,), generator=g)
+    targets[:3] = logits[:3].argmax(dim=-1)
+    return logits, targets, 4
+
+
+def _cases() -> dict[str, tuple[Tensor, Tensor, int]]:
+    g = torch.Generator().manual_seed(909)
+    sure = torch.zeros(5, 16)
+    sure_targets = torch.randint(16, (5,), generator=g)
+    sure[torch.arange(5), sure_targets] = 30.0
+    return {
+        "8 facts, |A| = 4, logits over the attributes only": _facts(g, 8, 4, 4, known=4, worse=1),
+        "6 facts, |A| = 5, logits over a vocabulary of 20 (as in the lesson)": _facts(
+            g, 6, 20, 5, known=3, worse=2
+        ),
+        "a model that knows nothing: equal logits, |A| = 8": (
+            torch.zeros(4, 8),
+            torch.randint(8, (4,), generator=g),
+            8,
+        ),
+        "a sure model: logit 30 on every answer, |A| = 16": (sure, sure_targets, 16),
+        "float64, 5 facts, |A| = 6, vocabulary 12": _facts(
+            g, 5, 12, 6, known=2, worse=2, dtype=torch.float64
+        ),
+        "large logits (up to a few hundred), |A| = 4": _large(g),
+        "one fact, |A| = 2": _facts(g, 1, 2, 2, known=1, worse=0),
+    }
+
+
+def _as_total(result: object, case: str, num_facts: int, like: Tensor) -> Tensor:
+    """The learner's result as a 0-dim tensor (a float becomes one in ``like``'s dtype)."""
+    if isinstance(result, bool) or not isinstance(result, int | float | Tensor):
+        raise ExerciseError(
+            f"{case}: your function returned a {type(result).__name__}; expected the bits as a "
+            "float (or a 0-dim tensor)"
+        )
+    if not isinstance(result, Tensor):
+        return torch.tensor(float(result), dtype=like.dtype)
+    if result.dim() == 1 and result.shape[0] == num_facts and num_facts > 1:
+        raise ExerciseError(
+            f"{case}: you returned one number per fact (shape {tuple(result.shape)}); the table's "
+            "bits are their sum, one number"
+        )
+    if result.numel() != 1:
+        raise ExerciseError(
+            f"{case}: your result has shape {tuple(result.shape)}; expected one number (a float "
+            "or a 0-dim tensor)"
+        )
+    return result.reshape(())
+
+
+def check_fact_bits(fn: FactBitsFn) -> None:
+    """Check ``fn(logits, targets, num_attributes)`` against ``fact_bits``; raise if it is off.
+
+    ``logits``: ``(F, V)``, the model's scores for each fact's answer over ``V ≥ |A|`` tokens;
+    ``targets``: ``(F,)`` int64, the right token; ``num_attributes``: ``|A|``. ``fn`` returns the
+    bits the model holds about the table, a float or a 0-dim tensor. Cases: attributes only and a
+    larger vocabulary, a model that knows nothing and one that is sure, facts known worse than a
+    uniform guess, float64, large logits, one fact. Prints one line when every case matches.
+    """
+    require_callable("fn", fn, "a function fn(logits, targets, num_attributes) returning bits")
+    for case, (logits, targets, num_attributes) in _cases().items():
+        result = run_learner(fn, case, logits.clone(), targets.clone(), num_attributes)
+        expected = fact_bits(logits, targets, num_attributes)
+        got = _as_total(result, case, targets.shape[0], expected)
+        compare_tensor(
+            got,
+            expected,
+            case=case,
+            what="total",
+            wrong_versions=_mistakes(logits, targets, num_attributes),
+        )
+    success(f"your bits match the reference on {len(_cases())} cases.")
