@@ -1,6 +1,6 @@
-"""Lesson 08's pictures: the three models per kind, learning curves, knockouts, patching, units.
+"""Lesson 08's pictures: models per kind, learning rates, curves, knockouts, patching, units.
 
-Each function draws results computed in ``lessons/l08_memory.py``; none of them trains anything.
+Each function draws results computed in ``lessons/l08_memory/``; none of them trains anything.
 """
 
 from __future__ import annotations
@@ -484,7 +484,7 @@ def plot_patching_grid(
         for i in range(table.shape[0]):
             for j in range(table.shape[1]):
                 value = float(table[i, j])
-                if abs(value) >= 0.05:
+                if abs(value) >= 0.02:
                     color = "white" if abs(value) > 0.6 else "black"
                     ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color=color)
         ax.set_xticks(range(len(grid.roles)), grid.roles, fontsize=8)
@@ -492,6 +492,7 @@ def plot_patching_grid(
         where = "r" if kind == "recall" else "r'"
         ax.set_title(f"{kind}: the answer is read at {where}", fontsize=9)
         ax.set_xlabel("position (its role in the sequence)", fontsize=8)
+        ax.set_ylabel("output restored", fontsize=8)
     label = "share of logit difference restored" if metric == "logit" else "share of p restored"
     fig.colorbar(image, ax=axes, shrink=0.9, label=label)
     if title:

@@ -48,8 +48,9 @@ class Setup:
     ``plain_intermediate_size`` (2·h·m = 3·h·192 at the defaults); the frozen-MLP model is the
     full model with its MLPs left at their random initialisation.
     Training: ``steps`` minibatches of ``batch_size`` fresh sequences (data seed
-    ``data_seed_offset + seed``), Adam at ``lr`` with a cosine decay; ``long_steps`` for the
-    longer attention-only runs; on ``training_threads`` CPU threads (a fixed count fixes how torch
+    ``data_seed_offset + seed``), Adam at ``lr`` with a cosine decay; ``long_steps``, a longer
+    budget for one-off runs (the stored sweep's budgets are ``SweepSettings.step_counts``); on
+    ``training_threads`` CPU threads (a fixed count fixes how torch
     splits its sums, so the numbers do not depend on the machine's core count). Evaluation:
     ``eval_size`` held-out sequences from ``eval_seed``; activation patching uses the first
     ``patch_size`` of them, corrupted with ``corrupt_seed``.
