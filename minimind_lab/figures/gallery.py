@@ -16,6 +16,7 @@ _LESSON_TITLES = {
     "06": "The 8/3 derivation",
     "07": "MiniMind's FeedForward, line by line",
     "08": "What the MLP buys: a tiny MiniMind, trained",
+    "09": "How much does an MLP hold? Bits per parameter, with and without it",
     "10": "When every token shares one MLP: toward MoE",
 }
 
