@@ -96,6 +96,13 @@ def test_the_four_models_and_their_parameter_counts() -> None:
         l09.model_config("moe", 8, vocab)
 
 
+def test_last_token_reads_the_full_model_at_its_last_position() -> None:
+    model = l09.build_model("plain_equal", 8, 196, seed=3).eval()
+    ids = torch.tensor([[0, 40, 64], [5, 33, 67]])
+    with torch.no_grad():
+        assert torch.allclose(l09.LastToken(model)(ids), model(ids)[:, -1], atol=1e-6)
+
+
 def test_a_batched_copy_trains_exactly_as_it_would_alone() -> None:
     both = l09.run_group("full", 8, SMALL, seeds=(0, 1))
     alone = l09.run_group("full", 8, SMALL, seeds=(1,))

@@ -187,7 +187,9 @@ def stored_bits(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
     return (math.log2(num_attributes) - ce_bits).clamp(min=0).sum(dim=-1)
 
 
-def model_config(architecture: str, hidden_size: int, vocab_size: int, setup: Setup = SETUP):
+def model_config(
+    architecture: str, hidden_size: int, vocab_size: int, setup: Setup = SETUP
+) -> MiniMindConfig:
     """The ``MiniMindConfig`` of one model: one MiniMind2 block, ``setup.num_heads`` heads.
 
     ``full``: the block as MiniMind2 builds it (SwiGLU, width by the 8/3 rule rounded up to 64);
