@@ -30,14 +30,16 @@ def test_the_readme_lesson_table_lists_every_lesson_in_order_with_its_title() ->
     assert rows == expected, "README's lesson table must match minimind_lab/lessons/registry.py"
 
 
-def test_every_lesson_has_a_figure_and_a_widget_and_each_belongs_to_a_lesson() -> None:
+def test_every_lesson_has_a_widget_and_every_figure_belongs_to_a_lesson() -> None:
+    """A widget per lesson (the README promises one to play with); figures are per finding, so a
+    lesson may have none (07 reads a module line by line), but each belongs to a listed lesson."""
     from minimind_lab.figures import FIGURE_REGISTRY
     from minimind_lab.widgets import all_widgets
 
     with_figures = {spec.lesson for spec in FIGURE_REGISTRY.values()}
     with_widgets = {number for number, _ in all_widgets().values()}
     numbers = {entry.number for entry in LESSONS}
-    assert with_figures == numbers, f"lessons without a figure: {sorted(numbers - with_figures)}"
+    assert with_figures <= numbers, sorted(with_figures - numbers)
     assert with_widgets == numbers, f"lessons without a widget: {sorted(numbers - with_widgets)}"
 
 
