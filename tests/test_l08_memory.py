@@ -839,3 +839,23 @@ def test_the_stored_sweep_repeats_one_point_within_its_seed_spread() -> None:
     stored = record.facts("plain MLP", l08.SETUP.lr, l08.SETUP.steps)
     now = (row.accuracy["recall"] + row.accuracy["fetch"]) / 2
     assert abs(now - stored[0]) <= max(max(stored) - min(stored), 0.02)
+
+
+def test_a_test_run_trains_each_model_once_across_processes(monkeypatch, tmp_path) -> None:
+    """Under run.py test (MINIMIND_LAB_RUN_CACHE set), a model another process of the run trained
+    is read back, not trained again, and it is the same model; without the variable it trains."""
+    from minimind_lab.lessons._run_cache import RUN_CACHE_ENV
+    from minimind_lab.lessons.l08_memory.training import _train_once_per_run
+
+    setup = dataclasses.replace(TINY, fact_seed=11)  # an entry of its own
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    before = l08.training_run_count()
+    first = _train_once_per_run("full", 0, 6, setup)  # as the first process of a run would
+    second = _train_once_per_run("full", 0, 6, setup)  # as any later one would
+    assert l08.training_run_count() == before + 1
+    assert second.accuracy == first.accuracy and second.log == first.log
+    for a, b in zip(first.model.parameters(), second.model.parameters(), strict=True):
+        assert torch.equal(a, b)
+    monkeypatch.delenv(RUN_CACHE_ENV)
+    _train_once_per_run("full", 0, 6, setup)
+    assert l08.training_run_count() == before + 2

@@ -16,6 +16,7 @@ from ..._checks import check_nonnegative_int, check_positive_int
 from ..._threads import fixed_threads
 from ...model import MiniMindForCausalLM
 from ...train import Adam
+from .._run_cache import shared_result
 from .evaluation import accuracy_per_kind
 from .models import ALL_MODEL_NAMES, build_model, parameter_counts
 from .task import SETUP, Corpus, Setup, fact_task, make_corpus
@@ -128,7 +129,18 @@ def train_and_evaluate(name: str, seed: int, steps: int, setup: Setup = SETUP) -
     return TrainedModel(name, seed, steps, model, log, accuracy, total, non_embedding)
 
 
-_cached_training = lru_cache(maxsize=32)(train_and_evaluate)
+def _train_once_per_run(name: str, seed: int, steps: int, setup: Setup) -> TrainedModel:
+    """``train_and_evaluate``, or what another process of this test run already trained.
+
+    Under ``python3 run.py test`` the notebook's kernel, the figure builders and the browser's
+    kernel each need these models; ``shared_result`` trains them once per run and arithmetic
+    (``lessons/_run_cache.py``). Outside a test run it simply trains.
+    """
+    key = (name, seed, steps, setup)
+    return shared_result("l08-training", key, lambda: train_and_evaluate(name, seed, steps, setup))
+
+
+_cached_training = lru_cache(maxsize=32)(_train_once_per_run)
 
 
 def train_model(
