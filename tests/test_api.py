@@ -164,3 +164,23 @@ def test_the_benchmarks_import_nothing_from_the_tests() -> None:
     for path in sorted((ROOT / "benchmarks").glob("*.py")):
         source = path.read_text(encoding="utf-8")
         assert "from tests" not in source and "import tests" not in source, path.name
+
+
+def test_every_data_file_the_package_reads_is_declared_package_data() -> None:
+    """A stored sweep missing from [tool.setuptools.package-data] would be left out of a wheel."""
+    import fnmatch
+    import re
+
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    section = pyproject.split("[tool.setuptools.package-data]", 1)[1].split("\n[", 1)[0]
+    patterns = [
+        f"{package.replace('.', '/')}/{pattern}"
+        for package, listed in re.findall(r'^"([\w.]+)" = \[(.*)\]$', section, re.M)
+        for pattern in re.findall(r'"([^"]+)"', listed)
+    ]
+    data = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "minimind_lab").rglob("*") if p.suffix == ".json"
+    )
+    assert data, "the lessons read stored sweeps"
+    undeclared = [d for d in data if not any(fnmatch.fnmatch(d, pat) for pat in patterns)]
+    assert not undeclared, f"add to pyproject's package-data: {undeclared}"
