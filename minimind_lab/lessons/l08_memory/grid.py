@@ -67,7 +67,9 @@ def position_roles(task: FactTask, corpus: Corpus) -> dict[str, Tensor]:
     return {role: roles[role] for role in ROLES}
 
 
-def logit_difference(logits: Tensor, corruption: Corruption, kind: str, corrupt_answer: Tensor):
+def logit_difference(
+    logits: Tensor, corruption: Corruption, kind: str, corrupt_answer: Tensor
+) -> float:
     """Mean over the usable rows of ``logit(right answer) − logit(the corrupted subject's
     answer)`` at ``kind``'s graded position. ``logits``: ``(N, T, vocab)``; ``corrupt_answer``:
     ``(N,)`` token ids. The usual patching metric: it reads the model's preference between the
