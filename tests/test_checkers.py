@@ -31,6 +31,7 @@ from minimind_lab.exercises.attention import causal_attention_weights
 from minimind_lab.exercises.capacity import fact_bits
 from minimind_lab.exercises.collapse import collapse_two
 from minimind_lab.exercises.routing import top_k_routing
+from minimind_lab.lessons.registry import LESSONS
 
 
 def rejects(check: Callable[..., None], piece: object, *words: str, **kwargs: object) -> str:
@@ -669,15 +670,13 @@ def test_routing_rejects_each_known_mistake(renormalize, wrong, words) -> None:
 
 # --- every lesson has a checked build-it exercise -------------------------------------------------
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-#: Lessons whose build-it exercise is written but not yet inserted (/tmp cells for the lead).
-PENDING = {"08"}
+NOTEBOOKS = [
+    Path(__file__).resolve().parents[1] / "notebooks" / entry.notebook for entry in LESSONS
+]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
 def test_each_lesson_has_a_build_it_exercise_whose_solution_runs_a_checker(path: Path) -> None:
-    if path.name[:2] in PENDING:
-        pytest.skip(f"lesson {path.name[:2]}: its build-it cells are waiting to be inserted")
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     solutions = [
         "".join(c["source"]) for c in cells if "solution" in c.get("metadata", {}).get("tags", [])
