@@ -75,8 +75,9 @@ def _lessons(report: Report) -> list[str]:
         return out + ["No lessons were run.", ""]
     out += [
         f"Each notebook executed top to bottom in a **new kernel** by nbclient (wall time from "
-        f"kernel start to the last reply). Budget on a 2-core CPU: the lesson that trains a tiny "
-        f"MiniMind ≤ {TRAINED_LESSON_BUDGET_S:.0f} s; each other ≤ {LESSON_BUDGET_S:.0f} s "
+        f"kernel start to the last reply). Budget on a 2-core CPU: each lesson that trains "
+        f"models (`trains` in the lesson registry) ≤ {TRAINED_LESSON_BUDGET_S:.0f} s; each other "
+        f"≤ {LESSON_BUDGET_S:.0f} s "
         f"(median) and all others together ≤ {ALL_LESSONS_BUDGET_S:.0f} s. `Kernel CPU` "
         "= the kernel process's CPU time (median): wall ≫ CPU means the run waited for a "
         "core (a busy machine), not that the lesson computes that long.",
