@@ -547,7 +547,8 @@ def test_fact_bits_reference_and_written_ones_pass(capsys) -> None:
 
 
 def test_fact_bits_is_lesson_09s_measure() -> None:
-    l09 = pytest.importorskip("minimind_lab.lessons.l09_capacity")
+    from minimind_lab.lessons import l09_capacity as l09
+
     g = torch.Generator().manual_seed(0)
     logits = 3 * torch.randn(12, 30, generator=g)
     targets = 20 + torch.randint(10, (12,), generator=g)

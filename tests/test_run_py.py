@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+
+from lab_browser.server import load_run_module  # run.py is a script, not a package module
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run_py() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("run_module", ROOT / "run.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_full_tier_compares_notebooks_and_passes_extra_arguments_on() -> None:
-    args = _run_py().pytest_arguments(["-k", "moe"])
+    args = load_run_module().pytest_arguments(["-k", "moe"])
     assert args == ["--nbval", "--nbval-current-env", "-k", "moe"]
 
 
 def test_quick_tier_runs_only_tests_without_the_slow_markers() -> None:
-    run = _run_py()
+    run = load_run_module()
     args = run.pytest_arguments(["--quick", "-x"])
     assert args[0] == "tests" and "--nbval" not in args and "-x" in args
     assert args[args.index("-m") + 1] == run.QUICK_DESELECT
@@ -36,7 +28,7 @@ def test_quick_tier_runs_only_tests_without_the_slow_markers() -> None:
 
 def test_quick_tier_collects_no_notebook_and_no_slow_test() -> None:
     """What the quick tier would run, listed (not run): no .ipynb, nothing marked slow."""
-    run = _run_py()
+    run = load_run_module()
     listed = subprocess.run(
         [
             sys.executable,
@@ -60,4 +52,4 @@ def test_quick_tier_collects_no_notebook_and_no_slow_test() -> None:
 def test_the_run_cache_variable_is_the_one_the_lessons_read() -> None:
     from minimind_lab.lessons._run_cache import RUN_CACHE_ENV
 
-    assert _run_py().RUN_CACHE_ENV == RUN_CACHE_ENV
+    assert load_run_module().RUN_CACHE_ENV == RUN_CACHE_ENV

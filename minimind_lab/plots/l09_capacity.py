@@ -46,6 +46,22 @@ def _check_points(points: Sequence[Point]) -> None:
         raise ValueError("points must hold at least one sweep point, got none")
 
 
+def _capacity_references(ax: Axes, most: float, table_bits: float) -> None:
+    """The capacity panel's frame: the paper's 2 bits/parameter line, the table's bits, and
+    fixed limits (parameters up to 1.1 × ``most``, bits up to 1.08 × the table)."""
+    ax.plot(
+        [0, most * 1.1],
+        [0, PAPER_BITS_PER_PARAM * most * 1.1],
+        color=PALETTE[6],
+        linestyle=":",
+        linewidth=1,
+        label="2 bits/parameter (paper)",
+    )
+    ax.axhline(table_bits, color="0.6", linewidth=1, label="the whole table")
+    ax.set_xlim(0, most * 1.1)
+    ax.set_ylim(0, table_bits * 1.08)
+
+
 def plot_capacity(
     points: Sequence[Point],
     exposures: int,
@@ -64,15 +80,7 @@ def plot_capacity(
         raise ValueError(f"no sweep points at {exposures} exposures; stored: {known}")
     fig, ax = axes_or_new(ax)
     most = max(p.params for p in chosen)
-    ax.plot(
-        [0, most * 1.1],
-        [0, PAPER_BITS_PER_PARAM * most * 1.1],
-        color=PALETTE[6],
-        linestyle=":",
-        linewidth=1,
-        label="2 bits/parameter (paper)",
-    )
-    ax.axhline(table_bits, color="0.6", linewidth=1, label="the whole table")
+    _capacity_references(ax, most, table_bits)
     for arch in architectures:
         mine = sorted((p for p in chosen if p.architecture == arch), key=lambda p: p.params)
         if not mine:
@@ -82,8 +90,6 @@ def plot_capacity(
         ax.plot(x, [_mean(p.bits) for p in mine], label=ARCHITECTURE_LABELS[arch], **style)
         for p in mine:
             ax.scatter([p.params] * len(p.bits), p.bits, s=10, color=style["color"], alpha=0.5)
-    ax.set_ylim(0, table_bits * 1.08)
-    ax.set_xlim(0, most * 1.1)
     if legend is not None:
         ax.legend(fontsize=6.5, loc=legend)
     full = [p for p in chosen if p.architecture == "full"]
@@ -172,17 +178,7 @@ def new_capacity_panels(
     kwargs = {} if dpi is None else {"dpi": dpi}
     fig, (left, right) = new_figure(1, 2, **kwargs)
     most = max(p.params for p in points)
-    left.plot(
-        [0, most * 1.1],
-        [0, PAPER_BITS_PER_PARAM * most * 1.1],
-        color=PALETTE[6],
-        linestyle=":",
-        linewidth=1,
-        label="2 bits/parameter (paper)",
-    )
-    left.axhline(table_bits, color="0.6", linewidth=1, label="the whole table")
-    left.set_xlim(0, most * 1.1)
-    left.set_ylim(0, table_bits * 1.08)
+    _capacity_references(left, most, table_bits)
     (line,) = left.plot([], [], linewidth=2, label="chosen")
     (dots,) = left.plot([], [], linestyle="none", marker="o", markersize=3, alpha=0.6)
     left.legend(fontsize=6.5, loc="lower right")
