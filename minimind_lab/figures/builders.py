@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from matplotlib.figure import Figure
 
+from ..i18n import tr_noop
 from ..lessons import l01, l02, l03, l04, l05, l06, l08, l09, l10
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward
@@ -20,8 +21,10 @@ from .registry import register_figure
 @register_figure(
     "jacobian_blocks",
     lesson="01",
-    caption="Jacobian block norms ‖∂y_i/∂x_j‖ of a tiny block's attention and MLP: attention fills "
-    "the lower triangle (it mixes positions), the MLP only the diagonal",
+    caption=tr_noop(
+        "Jacobian block norms ‖∂y_i/∂x_j‖ of a tiny block's attention and MLP: attention fills "
+        "the lower triangle (it mixes positions), the MLP only the diagonal"
+    ),
     plot_function="plot_jacobian_blocks",
 )
 def jacobian_blocks() -> Figure:
@@ -35,9 +38,11 @@ def jacobian_blocks() -> Figure:
 @register_figure(
     "linear_collapse_grids",
     lesson="02",
-    caption="One grid pushed through the same layers with no activation (a linear map: rotate, "
-    "scale, shear) and with ReLU (bends lines, flattens regions), GELU and SiLU (bend lines, "
-    "fold the plane over: black dots mark where the map's area scale is negative)",
+    caption=tr_noop(
+        "One grid pushed through the same layers with no activation (a linear map: rotate, "
+        "scale, shear) and with ReLU (bends lines, flattens regions), GELU and SiLU (bend lines, "
+        "fold the plane over: black dots mark where the map's area scale is negative)"
+    ),
     plot_function="plot_warped_grids",
 )
 def linear_collapse_grids() -> Figure:
@@ -54,8 +59,10 @@ def linear_collapse_grids() -> Figure:
 @register_figure(
     "linear_collapse_regions",
     lesson="02",
-    caption="Decision regions on the spirals data: a deep stack with no activation draws one "
-    "straight boundary; the same stack with ReLU fits the spirals",
+    caption=tr_noop(
+        "Decision regions on the spirals data: a deep stack with no activation draws one "
+        "straight boundary; the same stack with ReLU fits the spirals"
+    ),
     plot_function="plot_decision_regions",
     trained=True,
 )
@@ -93,8 +100,10 @@ def _lesson03_minima() -> dict[str, l03.Extremum]:
 @register_figure(
     "activation_curves",
     lesson="03",
-    caption="ReLU, GELU, SiLU, sigmoid and tanh on one axis; an inset zooms on the dips and marks "
-    "the minima of SiLU (≈ −0.278 at x ≈ −1.278) and GELU (≈ −0.170 at x ≈ −0.752)",
+    caption=tr_noop(
+        "ReLU, GELU, SiLU, sigmoid and tanh on one axis; an inset zooms on the dips and marks "
+        "the minima of SiLU (≈ −0.278 at x ≈ −1.278) and GELU (≈ −0.170 at x ≈ −0.752)"
+    ),
     plot_function="plot_activation_curves",
 )
 def activation_curves() -> Figure:
@@ -104,8 +113,10 @@ def activation_curves() -> Figure:
 @register_figure(
     "activation_derivatives",
     lesson="03",
-    caption="The derivatives of the same activations (from autograd): ReLU's is 0 or 1, "
-    "sigmoid's never exceeds 0.25",
+    caption=tr_noop(
+        "The derivatives of the same activations (from autograd): ReLU's is 0 or 1, "
+        "sigmoid's never exceeds 0.25"
+    ),
     plot_function="plot_activation_derivatives",
 )
 def activation_derivatives() -> Figure:
@@ -115,7 +126,9 @@ def activation_derivatives() -> Figure:
 @register_figure(
     "swish_beta",
     lesson="03",
-    caption="Swish_β(x) = x·σ(βx) for several β: β → 0 gives x/2, β = 1 is SiLU, β → ∞ gives ReLU",
+    caption=tr_noop(
+        "Swish_β(x) = x·σ(βx) for several β: β → 0 gives x/2, β = 1 is SiLU, β → ∞ gives ReLU"
+    ),
     plot_function="plot_swish_beta",
 )
 def swish_beta() -> Figure:
@@ -125,9 +138,12 @@ def swish_beta() -> Figure:
 @register_figure(
     "width_sweep",
     lesson="04",
-    caption="Final MSE of a plain FFN on lesson 04's wave task against its width m/h (½ to 8, "
-    "64 to 1,024 weights), five activations, median and range of 3 seeds: lower at m/h = 8 than "
-    "at ½ for every activation (at 16× the weights; lesson 04's control compares equal weights)",
+    caption=tr_noop(
+        "Final MSE of a plain FFN on lesson 04's wave task against its width m/h (½ to 8, "
+        "64 to 1,024 weights), five activations, median and range of 3 seeds: lower at m/h = 8 "
+        "than at ½ for every activation (at 16× the weights; lesson 04's control compares equal "
+        "weights)"
+    ),
     plot_function="plot_width_sweep",
     trained=True,
 )
@@ -149,8 +165,10 @@ def width_sweep() -> Figure:
 @register_figure(
     "ffn_structure",
     lesson="05",
-    caption="Plain FFN (h → 4h → h) beside SwiGLU (gate and up, h → m, multiplied element-wise, "
-    "then m → h), with the tensor shape on every arrow",
+    caption=tr_noop(
+        "Plain FFN (h → 4h → h) beside SwiGLU (gate and up, h → m, multiplied element-wise, "
+        "then m → h), with the tensor shape on every arrow"
+    ),
     plot_function="plot_ffn_structure",
 )
 def ffn_structure() -> Figure:
@@ -160,9 +178,11 @@ def ffn_structure() -> Figure:
 @register_figure(
     "gate_distribution",
     lesson="05",
-    caption="Gate values act(gate_proj(x)) of the GLU, ReGLU, GEGLU and SwiGLU FFNs of the "
-    "equal-budget race, trained (solid) against the same networks untrained (dashed): how many "
-    "sit near zero (closed, shaded) before and after training",
+    caption=tr_noop(
+        "Gate values act(gate_proj(x)) of the GLU, ReGLU, GEGLU and SwiGLU FFNs of the "
+        "equal-budget race, trained (solid) against the same networks untrained (dashed): how many "
+        "sit near zero (closed, shaded) before and after training"
+    ),
     plot_function="plot_gate_distribution",
     trained=True,
 )
@@ -196,9 +216,11 @@ def gate_distribution() -> Figure:
 @register_figure(
     "parameter_parity",
     lesson="06",
-    caption="Parameters of a plain and a gated FFN, counted on the modules at every width m, "
-    "against m/h: the gated FFN at m = 8h/3 weighs what the plain one does at 4h; real models sit "
-    "near the crossing (an inset zooms in on the ones it covers)",
+    caption=tr_noop(
+        "Parameters of a plain and a gated FFN, counted on the modules at every width m, "
+        "against m/h: the gated FFN at m = 8h/3 weighs what the plain one does at 4h; real models "
+        "sit near the crossing (an inset zooms in on the ones it covers)"
+    ),
     plot_function="plot_parameter_parity",
 )
 def parameter_parity() -> Figure:
@@ -218,10 +240,12 @@ def _lesson08_floors(task: l08.FactTask) -> dict[str, float]:
 @register_figure(
     "mlp_model_comparison",
     lesson="08",
-    caption="Held-out accuracy per kind of a tiny MiniMind2 with MLPs, without them (same "
-    "non-embedding parameters, twice as wide) and without attention, after 200 steps at one "
-    "learning rate (3e-3); seed 0 only (the lesson shows 3 seeds and a learning-rate sweep): "
-    "attention-only copies as well but answers fewer of the facts",
+    caption=tr_noop(
+        "Held-out accuracy per kind of a tiny MiniMind2 with MLPs, without them (same "
+        "non-embedding parameters, twice as wide) and without attention, after 200 steps at one "
+        "learning rate (3e-3); seed 0 only (the lesson shows 3 seeds and a learning-rate sweep): "
+        "attention-only copies as well but answers fewer of the facts"
+    ),
     plot_function="plot_model_comparison",
     trained=True,
 )
@@ -236,9 +260,11 @@ def mlp_model_comparison() -> Figure:
 @register_figure(
     "mlp_patching",
     lesson="08",
-    caption="Activation patching in the trained full model (seed 0, subject swapped): the share "
-    "of the logit difference restored by putting back one attention or MLP output at one "
-    "position; only outputs at the relation, where the answer is read, bring it back",
+    caption=tr_noop(
+        "Activation patching in the trained full model (seed 0, subject swapped): the share "
+        "of the logit difference restored by putting back one attention or MLP output at one "
+        "position; only outputs at the relation, where the answer is read, bring it back"
+    ),
     plot_function="plot_patching_grid",
     trained=True,
 )
@@ -255,10 +281,12 @@ def mlp_patching() -> Figure:
 @register_figure(
     "mlp_learning_rates",
     lesson="08",
-    caption="Facts answered (recall and fetch, held out) after 200 steps against the peak "
-    "learning rate, 3 seeds, for the full model, attention-only at twice the width and at the "
-    "same width (8 layers), a plain MLP and a frozen random MLP, all with the same "
-    "non-embedding parameters; read from the lesson's stored sweep",
+    caption=tr_noop(
+        "Facts answered (recall and fetch, held out) after 200 steps against the peak "
+        "learning rate, 3 seeds, for the full model, attention-only at twice the width and at the "
+        "same width (8 layers), a plain MLP and a frozen random MLP, all with the same "
+        "non-embedding parameters; read from the lesson's stored sweep"
+    ),
     plot_function="plot_lr_sweep",
 )
 def mlp_learning_rates() -> Figure:
@@ -268,9 +296,11 @@ def mlp_learning_rates() -> Figure:
 @register_figure(
     "capacity_bits",
     lesson="09",
-    caption="Bits held against parameters at 100 and 1,000 exposures per fact, one-block MiniMind2 "
-    "models in four kinds (2 seeds each, stored sweep): the full block reaches about 2 bits per "
-    "parameter at 1,000, the paper's ratio; without its MLP it holds less",
+    caption=tr_noop(
+        "Bits held against parameters at 100 and 1,000 exposures per fact, one-block MiniMind2 "
+        "models in four kinds (2 seeds each, stored sweep): the full block reaches about 2 bits "
+        "per parameter at 1,000, the paper's ratio; without its MLP it holds less"
+    ),
     plot_function="plot_capacity_panels",
 )
 def capacity_bits() -> Figure:
@@ -281,9 +311,11 @@ def capacity_bits() -> Figure:
 @register_figure(
     "capacity_accuracy",
     lesson="09",
-    caption="Accuracy per fact against exposures at h = 16 (stored sweep, 2 seeds): the full "
-    "block answers every fact by 1,000 exposures; attention-only blocks of equal parameters "
-    "reach 80-90 %",
+    caption=tr_noop(
+        "Accuracy per fact against exposures at h = 16 (stored sweep, 2 seeds): the full "
+        "block answers every fact by 1,000 exposures; attention-only blocks of equal parameters "
+        "reach 80-90 %"
+    ),
     plot_function="plot_accuracy_vs_exposures",
 )
 def capacity_accuracy() -> Figure:
@@ -294,8 +326,10 @@ def capacity_accuracy() -> Figure:
 @register_figure(
     "moe_routing",
     lesson="10",
-    caption="A batch of tokens of three kinds routed by a softmax router to 2 of 4 experts: "
-    "which expert each token goes to, and with what weight",
+    caption=tr_noop(
+        "A batch of tokens of three kinds routed by a softmax router to 2 of 4 experts: "
+        "which expert each token goes to, and with what weight"
+    ),
     plot_function="plot_moe_routing",
 )
 def moe_routing() -> Figure:

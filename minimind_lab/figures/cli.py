@@ -10,6 +10,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..i18n import LANGUAGES, language, tr
 from ..plots.style import FIGURE_DPI
 from ..runtime import reproducible_cpu
 from .gallery import default_gallery_path, with_gallery
@@ -23,6 +24,9 @@ from .writer import (
     render_figures,
     write_rendered,
 )
+
+#: ``--gallery`` without a path: the README of the edition ``--lang`` names.
+_EDITION_README = Path("<the edition's README>")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,16 +50,24 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help=f"output folder (default: {default_out_dir()})",
+        help=f"output folder (default: {default_out_dir()}, or {default_out_dir('zh')} for zh)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="the edition: its labels and captions, its default folder (figures/ for en, "
+        "figures/zh/ for zh) and README (README.md, README.zh.md)",
     )
     parser.add_argument("--list", action="store_true", help="list the figures and exit")
     parser.add_argument(
         "--gallery",
         nargs="?",
-        const=default_gallery_path(),
+        const=_EDITION_README,
         type=Path,
         metavar="PATH",
-        help=f"rewrite the gallery section of a README instead (default: {default_gallery_path()})",
+        help="rewrite the gallery section of a README instead (default: the edition's, "
+        f"{default_gallery_path()} or {default_gallery_path('zh')})",
     )
     return parser
 
@@ -88,14 +100,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.list:
-        for name in figure_names():
-            spec = FIGURE_REGISTRY[name]
-            print(f"{name:<28} lesson {spec.lesson}  {spec.caption}", flush=True)
+        with language(args.lang):
+            for name in figure_names():
+                spec = FIGURE_REGISTRY[name]
+                print(f"{name:<28} lesson {spec.lesson}  {tr(spec.caption)}", flush=True)
         return 0
     if args.gallery is not None:
+        if args.gallery == _EDITION_README:
+            args.gallery = default_gallery_path(args.lang)
         try:
             readme = args.gallery.read_text(encoding="utf-8")
-            args.gallery.write_text(with_gallery(readme), encoding="utf-8")
+            args.gallery.write_text(with_gallery(readme, lang=args.lang), encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             print(f"error: cannot update the gallery in {args.gallery}: {exc}", file=sys.stderr)
             return 2
@@ -109,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out_dir = args.out or default_out_dir()
+    out_dir = args.out or default_out_dir(args.lang)
     try:
         check_out_dir(out_dir)  # before half a minute of rendering, not after
     except FigureWriteError as error:
@@ -118,7 +133,9 @@ def _run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     print(f"rendering {len(names)} figure(s) as {'+'.join(FORMATS)} into {out_dir}", flush=True)
     try:
-        rendered = render_figures(names, progress=lambda line: print(line, flush=True))
+        rendered = render_figures(
+            names, progress=lambda line: print(line, flush=True), lang=args.lang
+        )
     except FigureBuildError as exc:
         for name, error in exc.failures.items():
             print(

@@ -22,6 +22,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from .._threads import one_thread
+from ..i18n import language, tr
 from ..plots.style import FIGURE_DPI
 from .registry import FIGURE_REGISTRY
 
@@ -56,12 +57,12 @@ class FigureBuildError(RuntimeError):
         super().__init__("\n".join(lines))
 
 
-def default_out_dir() -> Path:
-    """``figures/`` at the repository root (beside ``pyproject.toml``), else in the cwd."""
+def default_out_dir(lang: str = "en") -> Path:
+    """``figures/`` at the repository root (beside ``pyproject.toml``), else in the cwd; the
+    Chinese edition's figures (``lang="zh"``) in its ``zh/`` subfolder."""
     root = Path(__file__).resolve().parents[2]
-    if (root / "pyproject.toml").is_file():
-        return root / "figures"
-    return Path.cwd() / "figures"
+    base = root / "figures" if (root / "pyproject.toml").is_file() else Path.cwd() / "figures"
+    return base if lang == "en" else base / lang
 
 
 @contextmanager
@@ -102,13 +103,22 @@ def build_figure(name: str) -> Figure:
 
 
 def render_figures(
-    names: Sequence[str], progress: Callable[[str], None] | None = None
+    names: Sequence[str], progress: Callable[[str], None] | None = None, lang: str = "en"
 ) -> dict[str, RenderedFigure]:
     """Build and render ``names`` into memory, reporting one line per figure to ``progress``.
 
-    Every figure is attempted; if any fails, ``FigureBuildError`` lists each failed name with
-    its error (nothing is written anywhere).
+    ``lang``: the edition (``"en"`` or ``"zh"``), whose labels and caption each figure gets;
+    the language in force before the call is restored after it. Every figure is attempted; if
+    any fails, ``FigureBuildError`` lists each failed name with its error (nothing is written
+    anywhere).
     """
+    with language(lang):
+        return _render_figures(names, progress)
+
+
+def _render_figures(
+    names: Sequence[str], progress: Callable[[str], None] | None
+) -> dict[str, RenderedFigure]:
     rendered: dict[str, RenderedFigure] = {}
     failures: dict[str, BaseException] = {}
     width = max((len(n) for n in names), default=0)
@@ -118,7 +128,7 @@ def render_figures(
         prefix = f"{counter} {name:<{width}}  lesson {FIGURE_REGISTRY[name].lesson}"
         try:
             fig = build_figure(name)
-            caption = FIGURE_REGISTRY[name].caption
+            caption = tr(FIGURE_REGISTRY[name].caption)
             files = {fmt: figure_bytes(fig, fmt, title=caption) for fmt in FORMATS}
         except Exception as exc:  # report every failing figure, then stop before writing
             failures[name] = exc
