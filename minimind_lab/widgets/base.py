@@ -25,6 +25,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+from ..i18n import tr
 from ..lessons.registry import lesson as registered_lesson
 
 #: What a widget's ``draw`` returns: a figure (rendered to PNG here) or PNG bytes it rendered
@@ -253,7 +254,7 @@ class InteractivePlot:
         card.text(
             0.02,
             0.5,
-            f"Nothing drawn: {message}",
+            tr("Nothing drawn: {message}", message=message),
             fontsize=9,
             color="#D55E00",
             va="center",
@@ -262,7 +263,7 @@ class InteractivePlot:
         )
         self.image.value = figure_to_png(card)
         self.text.value = (
-            f'<span style="color:#D55E00"><b>Cannot draw this setting:</b> '
+            f'<span style="color:#D55E00"><b>{tr("Cannot draw this setting:")}</b> '
             f"{html_lib.escape(message)}</span>"
         )
 
