@@ -1,4 +1,4 @@
-"""What every lesson notebook keeps to, beyond its own asserts (strict nbval runs those).
+"""What every lesson notebook keeps to (both editions), beyond its own asserts (strict nbval).
 
 The course's shape: each lesson links the one before and the one after, imports the core and its
 own lesson machinery, ends with exercises that ask for a prediction, leave a cell to work in and
@@ -17,7 +17,15 @@ import pytest
 from minimind_lab.lessons.registry import LESSONS
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = [ROOT / "notebooks" / entry.notebook for entry in LESSONS]
+#: Each edition's lessons in order: English in notebooks/, Chinese in notebooks/zh/.
+EDITIONS = {
+    "en": [ROOT / "notebooks" / entry.notebook for entry in LESSONS],
+    "zh": [ROOT / "notebooks" / "zh" / entry.notebook for entry in LESSONS],
+}
+NOTEBOOKS = [path for paths in EDITIONS.values() for path in paths]
+#: How each edition asks for a prediction, and begins a solution's last line.
+PREDICT_WORDS = {"en": ("predict", "guess", "before you run"), "zh": ("预测", "猜")}
+CONCLUSION = {"en": "Conclusion: ", "zh": "结论"}
 MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
 
 
@@ -39,25 +47,36 @@ def _stream_text(cell: dict) -> str:
     return "".join(parts)
 
 
+def _edition(path: Path) -> str:
+    return "zh" if path.parent.name == "zh" else "en"
+
+
+def _id(path: Path) -> str:
+    return f"{_edition(path)}-{path.name[:2]}"
+
+
 def test_the_lessons_are_numbered_without_gaps() -> None:
-    numbers = [int(path.name[:2]) for path in NOTEBOOKS]
-    assert numbers == list(range(1, len(numbers) + 1)), [p.name for p in NOTEBOOKS]
-    assert all(path.is_file() for path in NOTEBOOKS), "tests/test_registry.py says which is missing"
+    for paths in EDITIONS.values():
+        numbers = [int(path.name[:2]) for path in paths]
+        assert numbers == list(range(1, len(numbers) + 1)), [p.name for p in paths]
+        assert all(path.is_file() for path in paths), "tests/test_registry.py says which is missing"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_each_lesson_links_its_neighbours(path: Path) -> None:
-    index = NOTEBOOKS.index(path)
+    """Within its edition: a Chinese lesson links the Chinese lessons beside it."""
+    edition = EDITIONS[_edition(path)]
+    index = edition.index(path)
     prose = "\n".join(_source(c) for c in _cells(path) if c["cell_type"] == "markdown")
     linked = set(re.findall(r"\]\((\d\d_[\w-]+\.ipynb)\)", prose))
     if index > 0:
-        assert NOTEBOOKS[index - 1].name in linked, f"{path.name} does not link the lesson before"
-    if index < len(NOTEBOOKS) - 1:
-        assert NOTEBOOKS[index + 1].name in linked, f"{path.name} does not link the lesson after"
-    assert linked <= {p.name for p in NOTEBOOKS}, f"{path.name} links a lesson that does not exist"
+        assert edition[index - 1].name in linked, f"{path.name} does not link the lesson before"
+    if index < len(edition) - 1:
+        assert edition[index + 1].name in linked, f"{path.name} does not link the lesson after"
+    assert linked <= {p.name for p in edition}, f"{path.name} links a lesson that does not exist"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_each_lesson_imports_the_core_and_its_own_machinery(path: Path) -> None:
     code = "\n".join(_source(c) for c in _cells(path) if c["cell_type"] == "code")
     assert "import minimind_lab as ml" in code
@@ -66,7 +85,7 @@ def test_each_lesson_imports_the_core_and_its_own_machinery(path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes(
     path: Path,
 ) -> None:
@@ -87,16 +106,16 @@ def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes
         )
         question = next(c for c in reversed(cells[: i - 1]) if c["cell_type"] == "markdown")
         asked = _source(question).lower()
-        assert any(word in asked for word in ("predict", "guess", "before you run")), (
+        assert any(word in asked for word in PREDICT_WORDS[_edition(path)]), (
             f"{path.name}: the exercise before cell {i} does not ask for a prediction first"
         )
         lines = _stream_text(cell).strip().splitlines()
-        assert lines and lines[-1].startswith("Conclusion: "), (
+        assert lines and lines[-1].startswith(CONCLUSION[_edition(path)]), (
             f"{path.name} cell {i}: the solution does not end with a one-line conclusion"
         )
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_no_stored_output_holds_a_machine_path(path: Path) -> None:
     for i, cell in enumerate(_cells(path)):
         outputs = json.dumps(cell.get("outputs", []))
@@ -104,7 +123,7 @@ def test_no_stored_output_holds_a_machine_path(path: Path) -> None:
         assert not found, f"{path.name} cell {i} stores {found[0]!r}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_a_cell_left_uncompared_says_why_and_its_claims_stay_asserted(path: Path) -> None:
     """``nbval-ignore-output`` only with a reason in the cell's first line, and never as a way
     to drop a claim: the cell or the one after it asserts what it shows."""
@@ -113,9 +132,15 @@ def test_a_cell_left_uncompared_says_why_and_its_claims_stay_asserted(path: Path
         if "nbval-ignore-output" not in cell.get("metadata", {}).get("tags", []):
             continue
         source = _source(cell)
-        assert source.startswith("# Not compared by the tests: "), (
-            f"{path.name} code cell {i}: an uncompared cell must start with "
-            "'# Not compared by the tests: <why>'"
+        first = source.splitlines()[0] if source else ""
+        says_why = (
+            first.startswith("# Not compared by the tests: ")
+            if _edition(path) == "en"
+            else first.startswith("# ") and any("\u4e00" <= ch <= "\u9fff" for ch in first)
+        )  # the Chinese comment translates the English twin's (tests/test_editions.py)
+        assert says_why, (
+            f"{path} code cell {i}: an uncompared cell must start with "
+            "'# Not compared by the tests: <why>' (in Chinese: its translation)"
         )
         following = _source(code[i + 1]) if i + 1 < len(code) else ""
         assert "assert " in source or "assert " in following, (

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_notebooks_on_disk_are_the_registered_lessons_in_order() -> None:
-    on_disk = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert on_disk == [entry.notebook for entry in LESSONS]
+    for folder in (ROOT / "notebooks", ROOT / "notebooks" / "zh"):  # each edition
+        on_disk = sorted(p.name for p in folder.glob("*.ipynb"))
+        assert on_disk == [entry.notebook for entry in LESSONS], folder
     numbers = [int(entry.number) for entry in LESSONS]
     assert numbers == list(range(1, len(LESSONS) + 1)), "lessons are numbered 01, 02, … with no gap"
 
@@ -28,6 +29,16 @@ def test_the_readme_lesson_table_lists_every_lesson_in_order_with_its_title() ->
     rows = re.findall(r"^\| \[(\d\d) ([^\]]+)\]\(notebooks/([\w.-]+)\) \|", readme, re.M)
     expected = [(entry.number, entry.title, entry.notebook) for entry in LESSONS]
     assert rows == expected, "README's lesson table must match minimind_lab/lessons/registry.py"
+
+
+def test_the_chinese_readme_lists_every_chinese_lesson_with_its_translated_title() -> None:
+    from minimind_lab.i18n import language, tr
+
+    readme = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \[(\d\d) ([^\]]+)\]\(notebooks/zh/([\w.-]+)\) \|", readme, re.M)
+    with language("zh"):
+        expected = [(entry.number, tr(entry.title), entry.notebook) for entry in LESSONS]
+    assert rows == expected, "README.zh.md's lesson table must match the registry, in Chinese"
 
 
 def test_every_lesson_has_a_widget_and_every_figure_belongs_to_a_lesson() -> None:

@@ -23,13 +23,10 @@ to Noto.
 from __future__ import annotations
 
 import importlib.util
-import string
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import matplotlib
 
 __all__ = [
     "LANGUAGES",
@@ -81,6 +78,7 @@ def cjk_font_path() -> Path:
 
 def _use_cjk_font() -> None:
     """Register the CJK font with matplotlib (once) and put it behind the Latin font."""
+    import matplotlib
     from matplotlib import font_manager
 
     path = cjk_font_path()
@@ -99,6 +97,8 @@ def set_language(lang: str) -> None:
     if lang == "zh":
         _use_cjk_font()
     else:
+        import matplotlib
+
         matplotlib.rcParams["font.family"] = matplotlib.rcParamsDefault["font.family"]
     _current = lang
 
@@ -112,6 +112,8 @@ def get_language() -> str:
 def language(lang: str) -> Iterator[None]:
     """``set_language(lang)`` for the ``with`` block; the language and matplotlib's font
     settings are restored afterwards (the figures command renders each edition in one)."""
+    import matplotlib
+
     global _current
     lang = _check_language(lang)
     before = _current
@@ -121,16 +123,6 @@ def language(lang: str) -> Iterator[None]:
             yield
         finally:
             _current = before
-
-
-def _fields(text: str) -> list[str]:
-    """The replacement fields of a ``str.format`` template, sorted (``"{a:.2f} {b}"`` →
-    ``["a:.2f", "b"]``); a translation must keep exactly the original's."""
-    found = []
-    for _, name, spec, conversion in string.Formatter().parse(text):
-        if name is not None:
-            found.append(f"{name}{'!' + conversion if conversion else ''}:{spec or ''}")
-    return sorted(found)
 
 
 def tr(text: str, /, **fields: object) -> str:

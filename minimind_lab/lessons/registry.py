@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import tr_noop
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -60,16 +62,18 @@ class Lesson:
 
 #: Every lesson, in order. The README's lesson table lists them in this order with these titles.
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("01", "attention", "01_attention_vs_mlp.ipynb", "Attention vs MLP"),
-    Lesson("02", "collapse", "02_linear_collapse.ipynb", "Linear collapse"),
-    Lesson("03", "activations", "03_activations.ipynb", "Activations"),
-    Lesson("04", "width", "04_plain_ffn.ipynb", "The plain FFN"),
-    Lesson("05", "gating", "05_gating_swiglu.ipynb", "Gating and SwiGLU"),
-    Lesson("06", "sizing", "06_eight_thirds.ipynb", "The 8/3 derivation"),
-    Lesson("07", "feedforward", "07_minimind_feedforward.ipynb", "MiniMind's FeedForward"),
-    Lesson("08", "memory", "08_what_the_mlp_buys.ipynb", "What the MLP buys", trains=True),
-    Lesson("09", "capacity", "09_mlp_capacity.ipynb", "How much an MLP holds", trains=True),
-    Lesson("10", "moe", "10_toward_moe.ipynb", "Toward MoE"),
+    Lesson("01", "attention", "01_attention_vs_mlp.ipynb", tr_noop("Attention vs MLP")),
+    Lesson("02", "collapse", "02_linear_collapse.ipynb", tr_noop("Linear collapse")),
+    Lesson("03", "activations", "03_activations.ipynb", tr_noop("Activations")),
+    Lesson("04", "width", "04_plain_ffn.ipynb", tr_noop("The plain FFN")),
+    Lesson("05", "gating", "05_gating_swiglu.ipynb", tr_noop("Gating and SwiGLU")),
+    Lesson("06", "sizing", "06_eight_thirds.ipynb", tr_noop("The 8/3 derivation")),
+    Lesson("07", "feedforward", "07_minimind_feedforward.ipynb", tr_noop("MiniMind's FeedForward")),
+    Lesson("08", "memory", "08_what_the_mlp_buys.ipynb", tr_noop("What the MLP buys"), trains=True),
+    Lesson(
+        "09", "capacity", "09_mlp_capacity.ipynb", tr_noop("How much an MLP holds"), trains=True
+    ),
+    Lesson("10", "moe", "10_toward_moe.ipynb", tr_noop("Toward MoE")),
 )
 
 

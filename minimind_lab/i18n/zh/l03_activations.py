@@ -1,3 +1,56 @@
 """Chinese for l03_activations (see ``minimind_lab.i18n.zh``)."""
 
-ZH: dict[str, str] = {}
+ZH: dict[str, str] = {
+    # plots/l03_activations.py
+    "plain: h ← f(Wh)": "普通堆叠：h ← f(Wh)",
+    "residual: h ← h + f(Wh)": "残差：h ← h + f(Wh)",
+    "pre-norm residual: h ← h + f(W·RMSNorm(h))": "Pre-Norm 残差：h ← h + f(W·RMSNorm(h))",
+    "ReLU cuts negatives to 0; GELU and SiLU dip below 0 and come back": (
+        "ReLU 把负输入截成 0；GELU 和 SiLU 先下探到 0 以下再回升"
+    ),
+    "input x (pre-activation)": "输入 x（预激活值）",
+    "output f(x)": "输出 f(x)",
+    "{name} min\n({x:.3f}, {value:.3f})": "{name} 最小值\n({x:.3f}, {value:.3f})",
+    "zoom on the dips": "放大负半轴的凹陷",
+    "Derivatives: ReLU is 0 or 1; sigmoid never passes 0.25": (
+        "导数：ReLU 只取 0 或 1；sigmoid 从不超过 0.25"
+    ),
+    "derivative f'(x)": "导数 f'(x)",
+    "input x": "输入 x",
+    "{name}: f(x)": "{name}：f(x)",
+    "{name}: f'(x) (autograd)": "{name}：f'(x)（自动求导）",
+    "x·σ(βx): β → 0 flattens to x/2, β → ∞ sharpens to ReLU": (
+        "x·σ(βx)：β → 0 时变平为 x/2，β → ∞ 时变尖为 ReLU"
+    ),
+    "{name} (×{factor:.2f}/layer)": "{name}（每层 ×{factor:.2f}）",
+    "{block}\nper layer: {low} ×{low_factor:.2f} … {high} ×{high_factor:.2f}": (
+        "{block}\n每层：{low} ×{low_factor:.2f} … {high} ×{high_factor:.2f}"
+    ),
+    "depth (blocks)": "深度（层数）",
+    "‖∂L/∂W₁‖ (log scale)": "‖∂L/∂W₁‖（对数坐标）",
+    # widgets/l03_activations.py
+    "<b>{name}</b>: f(x) = {formula}<br>"
+    "on [{lo:g}, {hi:g}]: lowest f = {lowest:.3f} at x = {at:.3f}; "
+    "f' ranges {slope_min:.3f} … {slope_max:.3f}; "
+    "{flat:.0%} of the range has zero slope (no gradient flows there)": (
+        "<b>{name}</b>：f(x) = {formula}<br>"
+        "在 [{lo:g}, {hi:g}] 上：f 的最小值为 {lowest:.3f}，位于 x = {at:.3f}；"
+        "f' 的取值范围为 {slope_min:.3f} … {slope_max:.3f}；"
+        "区间中有 {flat:.0%} 的斜率为零（那里没有梯度流过）"
+    ),
+    "activation": "激活函数",
+    "x range": "x 范围",
+    "Activation curve and derivative": "激活函数的曲线与导数",
+    "β = {beta:.3g}: max |Swish_β − x/2| = {gap_half:.4f}, "
+    "max |Swish_β − ReLU| = {gap_relu:.4f} on [{lo:g}, {hi:g}]; "
+    "lowest value {lowest:.4f} (SiLU's −0.278, divided by β)": (
+        "β = {beta:.3g}：在 [{lo:g}, {hi:g}] 上，max |Swish_β − x/2| = {gap_half:.4f}，"
+        "max |Swish_β − ReLU| = {gap_relu:.4f}；"
+        "最小值为 {lowest:.4f}（即 SiLU 的 −0.278 除以 β）"
+    ),
+    "x·σ(βx) at β = {beta:.3g}": "β = {beta:.3g} 时的 x·σ(βx)",
+    # exercises/activations.py
+    "your derivative of {name} matches the reference on {n} cases.": (
+        "你写的 {name} 导数在全部 {n} 组测试上都与参考结果一致。"
+    ),
+}

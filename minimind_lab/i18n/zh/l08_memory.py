@@ -1,3 +1,99 @@
 """Chinese for l08_memory (see ``minimind_lab.i18n.zh``)."""
 
-ZH: dict[str, str] = {}
+ZH: dict[str, str] = {
+    # The kinds of question (``KINDS``): data in the code and in printed lines, so a figure
+    # shows the code name beside the Chinese.
+    "recall": "事实回忆 (recall)",
+    "copy": "复制 (copy)",
+    "fetch": "取回 (fetch)",
+    # The models (``MODEL_NAMES``, ``CONTROL_MODEL_NAMES``).
+    "full": "完整模型",
+    "attention-only": "仅注意力",
+    "MLP-only": "仅 MLP",
+    "narrow attention-only": "仅注意力（窄）",
+    "plain MLP": "普通 MLP",
+    "frozen MLP": "冻结 MLP",
+    "{model}, {steps} steps": "{model}，{steps} 步",
+    # Knockouts (消融) and the sublayers of the patching grid.
+    "none": "无",
+    "intact": "未消融",
+    "attention {layer}": "注意力 {layer}",
+    "MLP {layer}": "MLP {layer}",
+    "MLP 0": "MLP 0",
+    "MLP 1": "MLP 1",
+    "MLP 0 and 1": "MLP 0 和 1",
+    "MLP {first} and {second}": "MLP {first} 和 {second}",
+    "{knockout} zeroed": "{knockout} 置零",
+    "MLP(s) zeroed": "MLP 置零",
+    # Model comparison and knockout bars.
+    "Held-out accuracy per kind ({seeds} seeds)": "留出集上各类问题的准确率（{seeds} 个种子）",
+    "Held-out accuracy per kind (1 seed)": "留出集上各类问题的准确率（1 个种子）",
+    "Accuracy with one sublayer zeroed": "置零一个子层后的准确率",
+    "accuracy": "准确率",
+    "floor without context": "无上下文时的下限",
+    # Learning curves.
+    "{kind}: accuracy on each new batch while training": "{kind}：训练中每个新批次上的准确率",
+    "training step": "训练步数",
+    "{kind} accuracy": "{kind} 准确率",
+    "seed {seed}": "种子 {seed}",
+    # Learning-rate sweep.
+    "Facts answered after {steps} steps, per learning rate": "训练 {steps} 步后答对的事实（按学习率）",
+    "peak learning rate (cosine decay to 0)": "峰值学习率（余弦衰减到 0）",
+    "recall and fetch accuracy": "事实回忆与取回的准确率",
+    # Patching (激活修补).
+    "{kind}: the answer is read at {where}": "{kind}：答案在 {where} 处读出",
+    "position (its role in the sequence)": "位置（在序列中的角色）",
+    "output restored": "恢复的输出",
+    "noise": "噪声",
+    "share of logit difference restored": "恢复的 logit 差比例",
+    "share of p restored": "恢复的 p 比例",
+    "layer {layer}\nMLP": "第 {layer} 层\nMLP",
+    "all\nMLPs": "全部\nMLP",
+    "whole stream\ninto layer {layer}": "进入第 {layer} 层\n的整个残差流",
+    "at the subject": "在主语处",
+    "at the last (relation) position": "在最后的（关系）位置",
+    "{kind}: share of the answer's probability restored": "{kind}：恢复的答案概率比例",
+    "{kind}: share of p(answer) restored": "{kind}：恢复的 p(答案) 比例",
+    # Key-value reading (键值记忆) of one unit, and of a layer's units.
+    "layer {layer}, unit {unit}: what its value promotes": (
+        "第 {layer} 层单元 {unit}：其值向量提升的 token"
+    ),
+    "logit change per unit of |a| (a {sign})": "每单位 |a| 带来的 logit 变化（a {sign}）",
+    "logit change per unit of |a|": "每单位 |a| 带来的 logit 变化",
+    "Units whose top {k} contexts answer what they promote": (
+        "最强 {k} 个上下文的答案正是其所提升 token 的单元"
+    ),
+    "share of the unit's top {k} contexts whose answer its value promotes most": (
+        "单元最强的 {k} 个上下文中，答案是其值向量最提升的 token 的比例"
+    ),
+    "units": "单元数",
+    "layer {layer}: own value": "第 {layer} 层：自身的值向量",
+    "layer {layer}: another unit's": "第 {layer} 层：另一单元的值向量",
+    # The widget.
+    "One MLP unit as key and value": "把一个 MLP 单元读作键和值",
+    "layer": "层",
+    "unit": "单元",
+    "zero": "置零",
+    "layer {layer}, unit {unit}: value promotes": "第 {layer} 层单元 {unit}：值向量提升的 token",
+    "held-out accuracy": "留出集准确率",
+    "held-out accuracy per kind": "留出集上各类问题的准确率",
+    "accuracy per kind, {knockout} zeroed": "各类问题的准确率，{knockout} 置零",
+    "accuracy per kind, nothing zeroed": "各类问题的准确率，未置零任何子层",
+    (
+        "Full model, seed {seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
+        "(previous token, token → answer (a)): {contexts}. "
+        "{hit_rate:.0%} of its top {k} contexts have the attribute its value "
+        "promotes most ({favourite}) as their answer.<br>"
+        "Knockout <b>{knockout}</b>: {accuracy}"
+    ): (
+        "完整模型，种子 {seed}。<b>第 {layer} 层单元 {unit}</b> 激活最强的上下文"
+        "（前一个 token、token → 答案 (a)）：{contexts}。"
+        "它最强的 {k} 个上下文中，有 {hit_rate:.0%} 的答案正是其值向量最提升的属性"
+        "（{favourite}）。<br>"
+        "消融 <b>{knockout}</b>：{accuracy}"
+    ),
+    # The checker (exercise: a patching hook).
+    "your hook patches exactly one position, on {n} cases.": (
+        "你写的钩子在全部 {n} 个用例上都只修补了一个位置。"
+    ),
+}
