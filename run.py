@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The project's two commands, for a fresh machine with only Python 3.10+.
 
-    python3 run.py lab     open the lessons in JupyterLab (localhost, token auth)
+    python3 run.py lab     open the lessons in JupyterLab (localhost, token auth), on a start
+                           page linking both editions (English, 中文)
     python3 run.py test    run every test: package, types, notebooks (strict nbval, under
                            two arithmetics), browser, figures, benchmarks' quick mode
     python3 run.py test --quick
@@ -56,6 +57,7 @@ def ensure_environment() -> Path:
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     fingerprint = _install_fingerprint()
     if STAMP.exists() and STAMP.read_text() == fingerprint:
+        write_lab_settings()
         return python
     print("[run.py] installing requirements (first run, or they changed)", flush=True)
     pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check"]
@@ -68,7 +70,30 @@ def ensure_environment() -> Path:
         [*pip, "--no-deps", "--no-build-isolation", "-e", str(ROOT), "--quiet"], check=True
     )
     STAMP.write_text(fingerprint)
+    write_lab_settings()
     return python
+
+
+#: The start page ``run.py lab`` opens: it links both editions and the glossary.
+START_PAGE = "START.md"
+#: JupyterLab settings for this environment only (``.venv/share/jupyter/lab/settings``): Markdown
+#: opens rendered (the start page, the glossary), not in the text editor.
+LAB_SETTINGS = {
+    "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}}
+}
+
+
+def write_lab_settings() -> Path:
+    """Write ``LAB_SETTINGS`` as the environment's JupyterLab ``overrides.json``; return its path.
+
+    Only this ``.venv``'s JupyterLab reads it; a learner's own settings elsewhere stay as they are.
+    """
+    path = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(LAB_SETTINGS, indent=2) + "\n"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
 
 
 def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list[str]:
@@ -87,6 +112,8 @@ def lab_arguments(port: int | None = None, root_dir: Path | None = None) -> list
     ]
     if port is not None:
         args.append(f"--ServerApp.port={port}")
+    if root_dir is None:  # the lessons: open on the page that links both editions
+        args.append(f"--LabApp.default_url=/lab/tree/{START_PAGE}")
     # Widget frames without Nagle's ~40 ms stalls (minimind_lab_server.py says why).
     args.append(
         "--ServerApp.kernel_websocket_connection_class=minimind_lab_server.NoDelayKernelConnection"

@@ -129,7 +129,7 @@ def open_notebook(page: Page, server: LabServer, notebook: str) -> None:
             return False
         status, sessions = server.api("GET", "/api/sessions")
         return status == 200 and any(
-            Path(session["path"]).name == notebook
+            Path(session["path"]).as_posix() == notebook
             and session["kernel"]["execution_state"] == "idle"
             for session in sessions
         )

@@ -57,13 +57,27 @@ def load_run_module() -> ModuleType:
 
 
 def lesson_notebooks() -> list[Path]:
-    """Every registered lesson (``minimind_lab.lessons.registry``), or every notebook in the
-    folder ``$MINIMIND_LAB_BROWSER_NOTEBOOKS`` names (the suite's own tests of itself)."""
+    """Every registered lesson (``minimind_lab.lessons.registry``) in both editions (English in
+    ``notebooks/``, Chinese in ``notebooks/zh/``), or every notebook in the folder
+    ``$MINIMIND_LAB_BROWSER_NOTEBOOKS`` names (the suite's own tests of itself)."""
     if os.environ.get(NOTEBOOKS_ENV):
         return sorted(Path(os.environ[NOTEBOOKS_ENV]).glob("*.ipynb"))
     from minimind_lab.lessons.registry import LESSONS
 
-    return [ROOT / "notebooks" / entry.notebook for entry in LESSONS]
+    return [
+        folder / entry.notebook
+        for folder in (ROOT / "notebooks", ROOT / "notebooks" / "zh")
+        for entry in LESSONS
+    ]
+
+
+def served_path(notebook: Path) -> str:
+    """Where the test server serves ``notebook``, relative to its root: a lesson keeps its place
+    under ``notebooks/`` (``zh/01_x.ipynb``), any other notebook sits at the root."""
+    try:
+        return notebook.resolve().relative_to(ROOT / "notebooks").as_posix()
+    except ValueError:
+        return notebook.name
 
 
 def free_loopback_port() -> int:
@@ -193,8 +207,10 @@ def start_lab_server(notebooks: Iterable[Path], workdir: Path) -> LabServer:
     root_dir.mkdir(parents=True)
     names = []
     for notebook in notebooks:
-        shutil.copy2(notebook, root_dir / notebook.name)
-        names.append(notebook.name)
+        name = served_path(notebook)
+        (root_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(notebook, root_dir / name)
+        names.append(name)
     env = _fresh_environment(workdir / "jupyter-home")
     port = free_loopback_port()
     token = secrets.token_hex(24)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,36 @@ def test_the_run_cache_variable_is_the_one_the_lessons_read() -> None:
     from minimind_lab.lessons._run_cache import RUN_CACHE_ENV
 
     assert load_run_module().RUN_CACHE_ENV == RUN_CACHE_ENV
+
+
+def test_the_lab_opens_on_a_start_page_that_links_both_editions_and_the_glossary() -> None:
+    from minimind_lab.i18n import language, tr
+    from minimind_lab.lessons.registry import LESSONS
+
+    run = load_run_module()
+    args = run.lab_arguments()
+    assert f"--LabApp.default_url=/lab/tree/{run.START_PAGE}" in args
+    assert "--ServerApp.ip=127.0.0.1" in args  # still loopback, token auth untouched
+    assert not any("token=" in a.lower() or "password" in a.lower() for a in args)
+    # A test server on copies of the lessons opens what it is told, not the start page.
+    assert not any("default_url" in a for a in run.lab_arguments(root_dir=ROOT))
+    page = (ROOT / "notebooks" / run.START_PAGE).read_text(encoding="utf-8")
+    with language("zh"):
+        for entry in LESSONS:
+            assert f"[{entry.title}]({entry.notebook})" in page, entry.notebook
+            assert f"[{tr(entry.title)}](zh/{entry.notebook})" in page, entry.notebook
+    assert "](GLOSSARY.md)" in page and (ROOT / "notebooks" / "GLOSSARY.md").is_file()
+
+
+def test_the_lab_settings_open_markdown_rendered_in_this_environment_only(
+    tmp_path: Path, monkeypatch
+) -> None:
+    run = load_run_module()
+    monkeypatch.setattr(run, "VENV", tmp_path / "venv")
+    path = run.write_lab_settings()
+    assert path == tmp_path / "venv/share/jupyter/lab/settings/overrides.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    viewers = settings["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
+    assert viewers == {"markdown": "Markdown Preview"}
+    stamp = path.stat().st_mtime_ns
+    assert run.write_lab_settings() == path and path.stat().st_mtime_ns == stamp  # unchanged

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from lab_browser import page as lab
-from lab_browser.server import ROOT, LabServer, lesson_notebooks
+from lab_browser.server import ROOT, LabServer, lesson_notebooks, served_path
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,9 @@ NO_LESSONS = pytest.param(
 
 
 @pytest.mark.parametrize(
-    "notebook", [pytest.param(path, id=path.stem) for path in LESSONS] or [NO_LESSONS]
+    "notebook",
+    [pytest.param(path, id=served_path(path).removesuffix(".ipynb")) for path in LESSONS]
+    or [NO_LESSONS],
 )
 def test_lesson_runs_and_its_widgets_respond(
     notebook: Path, lesson_page, lab_server: LabServer, artifacts_dir: Path
@@ -46,32 +48,32 @@ def test_lesson_runs_and_its_widgets_respond(
     def lap(phase: str) -> None:
         timings[phase] = round(time.monotonic() - started - sum(timings.values()), 1)
 
-    for old in artifacts_dir.glob(f"{notebook.stem}*.png"):
+    served = served_path(notebook)  # zh/01_x.ipynb for a Chinese lesson
+    shot = served.removesuffix(".ipynb").replace("/", "-")
+    for old in artifacts_dir.glob(f"{shot}*.png"):
         old.unlink()
     watch = lab.KernelErrorWatch(page, server_log)
     try:
-        lab.open_notebook(page, lab_server, notebook.name)
+        lab.open_notebook(page, lab_server, served)
         lap("open")
         state = lab.run_all_cells(page)
         lap("run all")
         errors = lab.error_outputs(state)
-        assert not errors, f"{notebook.name}: error output(s) in the page:\n" + "\n---\n".join(
-            errors
-        )
-        assert state["unexecuted"] == 0, f"{notebook.name}: cells left unexecuted: {state}"
+        assert not errors, f"{served}: error output(s) in the page:\n" + "\n---\n".join(errors)
+        assert state["unexecuted"] == 0, f"{served}: cells left unexecuted: {state}"
 
-        expected_views = lab.stored_widget_outputs(lab_server.root_dir / notebook.name)
+        expected_views = lab.stored_widget_outputs(lab_server.root_dir / served)
         state = lab.wait_for_widgets(page, expected_views)
         assert not lab.widget_failures(state), (
-            f"{notebook.name}: {lab.widget_failures(state)} (is the ipywidgets lab extension"
+            f"{served}: {lab.widget_failures(state)} (is the ipywidgets lab extension"
             " visible to JupyterLab?)"
         )
         widgets = page.locator(f".{lab.WIDGET_CLASS}").all()
         moved: list[str] = []
         for index, widget in enumerate(widgets):
-            label = f"{notebook.name} widget {index + 1}"
+            label = f"{served} widget {index + 1}"
             moved += lab.move_every_control(widget, label, watch)
-            widget.screenshot(path=artifacts_dir / f"{notebook.stem}-widget{index + 1}.png")
+            widget.screenshot(path=artifacts_dir / f"{shot}-widget{index + 1}.png")
         lap("widgets")
 
         state = lab.wait_for(
@@ -83,18 +85,18 @@ def test_lesson_runs_and_its_widgets_respond(
         assert not lab.error_outputs(state), lab.error_outputs(state)
         assert not lab.widget_failures(state), lab.widget_failures(state)
         errors = watch.errors()
-        assert not errors, f"{notebook.name}: the kernel reported an error {errors}"
+        assert not errors, f"{served}: the kernel reported an error {errors}"
         if watch.log_console:
             print(f"JupyterLab's Log Console (no error in it):\n{watch.log_console}")
         print(
-            f"{notebook.name}: {state['codeCells']} code cells ran, {state['widgetViews']} widget"
+            f"{served}: {state['codeCells']} code cells ran, {state['widgetViews']} widget"
             f" view(s) ({expected_views} stored), {len(widgets)} lesson widget(s),"
             f" {len(moved)} control change(s) redrew; seconds: {timings}",
             *moved,
             sep="\n  ",
         )
     finally:
-        page.screenshot(path=artifacts_dir / f"{notebook.stem}.png")
+        page.screenshot(path=artifacts_dir / f"{shot}.png")
 
 
 def _get(server: LabServer, path: str) -> http.client.HTTPResponse:
@@ -155,7 +157,8 @@ def test_server_wants_its_token_and_listens_on_loopback_only(lab_server: LabServ
     status, listing = lab_server.api("GET", "/api/contents")
     assert status == 200
     assert not lab_server.root_dir.is_relative_to(ROOT), "the server must serve copies"
-    assert sorted(item["name"] for item in listing["content"]) == sorted(lab_server.notebooks)
+    top_level = {name.split("/")[0] for name in lab_server.notebooks}  # zh/ holds the Chinese
+    assert sorted(item["name"] for item in listing["content"]) == sorted(top_level)
 
     # With a kernel running, so its ZMQ ports are checked too.
     status, kernel = lab_server.api("POST", "/api/kernels", body={})

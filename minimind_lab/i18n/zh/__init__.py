@@ -3,7 +3,7 @@
 Each module defines ``ZH: dict[str, str]``. A key is the English exactly as the package passes it
 to ``tr`` or ``tr_noop``; a value keeps the key's ``{fields}`` (same names and formats, any
 order). ``tests/test_i18n.py`` checks that every marked text has an entry, that no entry is
-unused, and that the fields match. Terms follow the glossary (``docs/GLOSSARY.md``).
+unused, and that the fields match. Terms follow the glossary (``notebooks/GLOSSARY.md``).
 """
 
 from __future__ import annotations
