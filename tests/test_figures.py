@@ -28,6 +28,7 @@ import pytest
 from matplotlib import image as mpimg
 from matplotlib.figure import Figure
 from matplotlib.testing.compare import compare_images
+from matplotlib.text import Text
 
 from minimind_lab.figures import (
     FIGURE_REGISTRY,
@@ -186,32 +187,73 @@ def test_each_figure_is_drawn_by_its_lesson_plot_function(fresh) -> None:
         )
 
 
-@pytest.mark.slow
-def test_committed_figures_match_a_fresh_render(fresh, tmp_path: Path) -> None:
-    out, _, _ = fresh
+def _assert_committed_match_fresh(committed_dir: Path, out: Path, workdir: Path) -> None:
+    """Every figure in ``committed_dir`` (``figures/`` or ``figures/zh/``) matches the fresh
+    render in ``out``: its PNG within ``TOLERANCE``, or, for a trained figure, its SVG within
+    ``TRAINED_SHIFT``; the SVG's size always the same."""
+    where = committed_dir.relative_to(ROOT).as_posix()
     for name in figure_names():
-        committed, new = FIGURES_DIR / f"{name}.png", out / f"{name}.png"
-        assert committed.is_file(), f"figures/{name}.png is missing; {REGENERATE}"
+        committed, new = committed_dir / f"{name}.png", out / f"{name}.png"
+        assert committed.is_file(), f"{where}/{name}.png is missing; {REGENERATE}"
         try:
-            result = _compare_png(committed, new, tmp_path)
+            result = _compare_png(committed, new, workdir)
         except Exception as exc:  # e.g. the image size changed
-            pytest.fail(f"figures/{name}.png differs from a fresh render ({exc}); {REGENERATE}")
+            pytest.fail(f"{where}/{name}.png differs from a fresh render ({exc}); {REGENERATE}")
         if result is not None and FIGURE_REGISTRY[name].trained:
-            old_text = (FIGURES_DIR / f"{name}.svg").read_text(encoding="utf-8")
+            old_text = (committed_dir / f"{name}.svg").read_text(encoding="utf-8")
             shift = svg_shift(
                 old_text,
                 (out / f"{name}.svg").read_text(encoding="utf-8"),
                 TRAINED_SHIFT * _svg_height(old_text),
             )
             result = None if shift is None else f"{result.splitlines()[1].strip()}; SVG: {shift}"
-        assert result is None, f"figures/{name}.png is out of date: {result}; {REGENERATE}"
+        assert result is None, f"{where}/{name}.png is out of date: {result}; {REGENERATE}"
         old_svg, new_svg = (
-            ET.parse(p).getroot() for p in (FIGURES_DIR / f"{name}.svg", out / f"{name}.svg")
+            ET.parse(p).getroot() for p in (committed_dir / f"{name}.svg", out / f"{name}.svg")
         )
         for attribute in ("width", "height", "viewBox"):
             assert old_svg.get(attribute) == new_svg.get(attribute), (
-                f"figures/{name}.svg has another {attribute}; {REGENERATE}"
+                f"{where}/{name}.svg has another {attribute}; {REGENERATE}"
             )
+
+
+@pytest.mark.slow
+def test_committed_figures_match_a_fresh_render(fresh, tmp_path: Path) -> None:
+    out, _, _ = fresh
+    _assert_committed_match_fresh(FIGURES_DIR, out, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def fresh_zh(
+    fresh, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, RenderedFigure]]:
+    """Every figure in Chinese (``--lang zh``), after ``fresh`` (its trained models reused)."""
+    out = tmp_path_factory.mktemp("fresh-zh")
+    rendered = render_figures(figure_names(), lang="zh")
+    write_rendered(rendered, out)
+    return out, rendered
+
+
+@pytest.mark.slow
+def test_committed_chinese_figures_match_a_fresh_render(fresh_zh, tmp_path: Path) -> None:
+    """The Chinese edition's figures: same tolerances, REGENERATE with ``--lang zh``. Rendering
+    them at all shows every label has its translation (a missing one is an error in tests)."""
+    out, _ = fresh_zh
+    _assert_committed_match_fresh(FIGURES_DIR / "zh", out, tmp_path)
+
+
+@pytest.mark.slow
+def test_chinese_figures_carry_chinese_and_the_english_none(fresh, fresh_zh) -> None:
+    """Each Chinese figure differs from its English one and draws CJK text; no English figure
+    draws any (a language setting leaking from one render into the next would)."""
+    _, english = fresh
+    _, chinese = fresh_zh
+    for name in figure_names():
+        assert chinese[name].files["svg"] != english[name].files["svg"], name
+        texts = [t.get_text() for t in chinese[name].figure.findobj(Text)]
+        assert any(any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in texts), name
+        texts = [t.get_text() for t in english[name].figure.findobj(Text)]
+        assert not any(any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in texts), name
 
 
 @pytest.mark.slow
@@ -234,11 +276,15 @@ def test_a_failed_comparison_leaves_the_fresh_render_alone(fresh, tmp_path: Path
 
 
 def test_figures_folder_holds_only_generated_files() -> None:
-    expected = _generated_names()
-    present = {p.name for p in FIGURES_DIR.iterdir()}
-    assert present == expected, (
-        f"not generated: {sorted(present - expected)}; missing: {sorted(expected - present)}"
-    )
+    for folder, expected in (
+        (FIGURES_DIR, _generated_names() | {"zh"}),  # zh/: the Chinese edition's
+        (FIGURES_DIR / "zh", _generated_names()),
+    ):
+        present = {p.name for p in folder.iterdir()}
+        assert present == expected, (
+            f"{folder}: not generated: {sorted(present - expected)}; "
+            f"missing: {sorted(expected - present)}"
+        )
 
 
 @pytest.mark.slow
@@ -260,8 +306,9 @@ def _named_by_ticks(axis) -> bool:
 
 
 @pytest.mark.slow
-def test_every_axis_is_labelled(fresh) -> None:
-    _, rendered, _ = fresh
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_every_axis_is_labelled(edition: str, request: pytest.FixtureRequest) -> None:
+    rendered = request.getfixturevalue("fresh" if edition == "en" else "fresh_zh")[1]
     for name, result in rendered.items():
         assert isinstance(result.figure, Figure)
         for ax in result.figure.axes:
@@ -426,6 +473,15 @@ def test_readme_gallery_is_current() -> None:
     assert text == gallery_markdown(), "run `python -m minimind_lab.figures --gallery`"
     for name in figure_names():
         assert f"(figures/{name}.png)" in text
+
+
+def test_chinese_readme_gallery_is_current() -> None:
+    text = readme_gallery((ROOT / "README.zh.md").read_text(encoding="utf-8"))
+    assert text == gallery_markdown(lang="zh"), (
+        "run `python -m minimind_lab.figures --lang zh --gallery`"
+    )
+    for name in figure_names():
+        assert f"(figures/zh/{name}.png)" in text
 
 
 def test_ffn_structure_rejects_bad_sizes() -> None:
