@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from ..i18n import tr
 from ..minimind import FeedForward, MiniMindConfig
 from ._compare import (
     ExerciseError,
@@ -151,4 +152,4 @@ def check_feedforward(factory: FeedForwardFactory) -> None:
         with fresh_rng(i), torch.no_grad():
             expected = reference(x)
         compare_tensor(got, expected, case=case, wrong_versions=_mistakes(reference, x, i))
-    success(f"your FeedForward matches ml.FeedForward on {len(cases)} configs.")
+    success(tr("your FeedForward matches ml.FeedForward on {n} configs.", n=len(cases)))

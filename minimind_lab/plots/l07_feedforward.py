@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 from torch import Tensor
 
+from ..i18n import tr
 from ..lessons.l07_feedforward import Intermediate
 from .style import DIVERGING_CMAP, MLP_COLOR, PALETTE, axes_or_new, finish, new_figure
 
@@ -51,8 +52,12 @@ def plot_intermediate_widths(
     ax.set_xlim(0, max(widths) * 1.45)
     finish(
         ax,
-        title=f"One pass widens {hidden} → {max(widths)} on two branches, then narrows back",
-        xlabel="last dimension (features per token)",
+        title=tr(
+            "One pass widens {hidden} → {widest} on two branches, then narrows back",
+            hidden=hidden,
+            widest=max(widths),
+        ),
+        xlabel=tr("last dimension (features per token)"),
     )
     ax.grid(False, axis="y")
     return fig
@@ -102,10 +107,10 @@ def new_gate_up_panels(
         )
         if colorbar:
             fig.colorbar(image, ax=ax, shrink=0.85)
-        finish(ax, title=title, xlabel="feature (of m)", grid=False)
+        finish(ax, title=title, xlabel=tr("feature (of m)"), grid=False)
         images.append(image)
-    axes[0].set_ylabel("token")
-    fig.suptitle("Where act(gate) ≈ 0 the product is ≈ 0, whatever up holds", fontsize=10)
+    axes[0].set_ylabel(tr("token"))
+    fig.suptitle(tr("Where act(gate) ≈ 0 the product is ≈ 0, whatever up holds"), fontsize=10)
     return GateUpPanels(fig, tuple(images))
 
 

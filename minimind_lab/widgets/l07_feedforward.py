@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from .._threads import one_thread
 from ..activations import ACTIVATION_NAMES, activation_formula
+from ..i18n import tr, tr_noop
 from ..lessons.l07_feedforward import SETUP, capture_intermediates, intermediates_by_name
 from ..minimind import VERSIONS, FeedForward, MiniMindConfig
 from ..plots.l07_feedforward import GateUpPanels, new_gate_up_panels, update_gate_up_panels
@@ -27,8 +28,8 @@ __all__ = [
 
 #: How each version derives the width, as the summary states it.
 _WIDTH_RULE_TEXT = {
-    "minimind2": "MiniMind2: int(8h/3) rounded up to a multiple of 64",
-    "minimind3": "minimind-3: ceil(h·π/64)·64",
+    "minimind2": tr_noop("MiniMind2: int(8h/3) rounded up to a multiple of 64"),
+    "minimind3": tr_noop("minimind-3: ceil(h·π/64)·64"),
 }
 #: Features of each heatmap; every width the widget offers has at least this many.
 _SHOWN_FEATURES = 32
@@ -96,12 +97,24 @@ def _run_pass(hidden_size: int, act: str, version: str) -> _Pass:
     html = (
         f"<b>FeedForward</b>(hidden_size={h}, hidden_act='{act}', version='{version}'): "
         f"act(x) = {activation_formula(act)}<br>"
-        f"intermediate_size m = {m} ({_WIDTH_RULE_TEXT[version]}); "
-        f"parameters = {params:,} = 3·{h}·{m}; "
-        f"after down_proj: {type(module.dropout).__name__}<br>"
-        f"one pass on {SETUP.n_tokens} tokens: output mean {float(out.mean()):.3f}, "
-        f"std {float(out.std()):.3f}; closed gates (|act(gate)| &lt; {SETUP.closed_below}): "
-        f"{closed:.1%}"
+        + tr(
+            "intermediate_size m = {m} ({rule}); parameters = {params:,} = 3·{h}·{m}; "
+            "after down_proj: {after}<br>",
+            m=m,
+            rule=tr(_WIDTH_RULE_TEXT[version]),
+            params=params,
+            h=h,
+            after=type(module.dropout).__name__,
+        )
+        + tr(
+            "one pass on {n} tokens: output mean {mean:.3f}, std {std:.3f}; "
+            "closed gates (|act(gate)| &lt; {below}): {closed:.1%}",
+            n=SETUP.n_tokens,
+            mean=float(out.mean()),
+            std=float(out.std()),
+            below=SETUP.closed_below,
+            closed=closed,
+        )
     )
     return _Pass(act_gate, up, product, html)
 
@@ -162,14 +175,14 @@ def feedforward_widget() -> InteractivePlot:
             min=64,
             max=768,
             step=64,
-            description="hidden size",
+            description=tr("hidden size"),
             continuous_update=False,
         ),
         "act": widgets.Dropdown(
-            options=list(ACTIVATION_NAMES), value="silu", description="activation"
+            options=list(ACTIVATION_NAMES), value="silu", description=tr("activation")
         ),
         "version": widgets.Dropdown(
-            options=list(VERSIONS), value="minimind2", description="version"
+            options=list(VERSIONS), value="minimind2", description=tr("version")
         ),
     }
     # Initialising a module is most of a first draw (~60 ms at h = 768 on a busy machine): make
@@ -183,5 +196,5 @@ def feedforward_widget() -> InteractivePlot:
     return InteractivePlot(
         controls,
         FeedForwardView(),
-        title="MiniMind's FeedForward: width, parameters and one pass",
+        title=tr("MiniMind's FeedForward: width, parameters and one pass"),
     )
