@@ -78,6 +78,17 @@ def test_the_layout_block_names_every_top_level_folder() -> None:
 
 
 def test_the_docs_point_at_nothing_outside_the_repository() -> None:
-    for name, text in (("README.md", README), ("docs/CONVENTIONS.md", CONVENTIONS)):
+    readme_zh = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    for name, text in (
+        ("README.md", README),
+        ("README.zh.md", readme_zh),
+        ("docs/CONVENTIONS.md", CONVENTIONS),
+    ):
         outside = re.findall(r"\.\./[\w./-]+|/work/[\w./-]+|/root/[\w./-]+", text)
         assert not outside, f"{name} points outside the repository: {outside}"
+
+
+def test_both_readmes_open_with_a_switch_to_the_other_language() -> None:
+    readme_zh = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    assert README.splitlines()[2] == "**English** · [中文](README.zh.md)"
+    assert readme_zh.splitlines()[2] == "[English](README.md) · **中文**"

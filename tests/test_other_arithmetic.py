@@ -6,6 +6,10 @@ best vector kernels, MKL's own dispatch, every core. Training turns those last-b
 into visibly different losses, so a lesson is portable only if every assert holds and every
 compared output matches under that arithmetic too. This test runs strict nbval over all lessons
 in a subprocess with ``native_cpu_env`` (two threads) and fails with the cells that broke.
+
+The English edition only: each Chinese twin runs the same code and prints with the same format
+specs (``tests/test_editions.py``), so its numbers under this arithmetic are the English ones, and
+a cell that breaks here breaks in English first. Running both would add minutes for no new check.
 """
 
 from __future__ import annotations
