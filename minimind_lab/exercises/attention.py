@@ -8,6 +8,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor
 
+from ..i18n import tr
 from ._compare import compare_tensor, require_callable, run_learner, success
 
 #: ``fn(q, k)``: ``(*, T, d)`` queries and keys → ``(*, T, T)`` weights.
@@ -84,4 +85,4 @@ def check_causal_attention_weights(fn: AttentionWeightsFn) -> None:
             what="attention weights",
             wrong_versions=_wrong_versions(q, k),
         )
-    success(f"causal attention weights match the reference on {len(cases)} cases.")
+    success(tr("causal attention weights match the reference on {n} cases.", n=len(cases)))

@@ -15,6 +15,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from torch import Tensor
 
+from ..i18n import tr, tr_noop
 from ..lessons.l01_attention import BlockParameterSplit
 from .style import ATTENTION_COLOR, MLP_COLOR, SEQUENTIAL_CMAP, axes_or_new, finish, new_figure
 
@@ -29,6 +30,8 @@ __all__ = [
 
 
 _ANNOTATE_UP_TO = 12  # write each block's value in its cell when T is at most this
+#: ``plot_jacobian_blocks``'s default title, drawn in the current language.
+JACOBIAN_TITLE = tr_noop("Attention mixes earlier positions; the MLP stays on the diagonal")
 
 
 def _check_square(name: str, blocks: Tensor) -> None:
@@ -39,7 +42,7 @@ def _check_square(name: str, blocks: Tensor) -> None:
 def plot_jacobian_blocks(
     attention: Tensor,
     mlp: Tensor,
-    title: str | None = "Attention mixes earlier positions; the MLP stays on the diagonal",
+    title: str | None = JACOBIAN_TITLE,
 ) -> Figure:
     """Two heatmaps side by side of the ``(T, T)`` block norms ``‖∂y_i/∂x_j‖``.
 
@@ -55,8 +58,8 @@ def plot_jacobian_blocks(
     cmap = colormaps[SEQUENTIAL_CMAP]
     image = None
     for ax, name, blocks, color in (
-        (axes[0], "attention", attention, ATTENTION_COLOR),
-        (axes[1], "MLP", mlp, MLP_COLOR),
+        (axes[0], tr_noop("attention"), attention, ATTENTION_COLOR),
+        (axes[1], tr_noop("MLP"), mlp, MLP_COLOR),
     ):
         values = blocks.detach().cpu().float()
         masked = values.masked_fill(values == 0, float("nan")).numpy()  # NaN → white
@@ -74,9 +77,14 @@ def plot_jacobian_blocks(
         nonzero = int((values != 0).sum())
         finish(
             ax,
-            title=f"{name}: {nonzero} of {t * t} blocks non-zero",
-            xlabel="input position j (nudged)",
-            ylabel="output position i (moves)",
+            title=tr(
+                "{name}: {nonzero} of {total} blocks non-zero",
+                name=tr(name),
+                nonzero=nonzero,
+                total=t * t,
+            ),
+            xlabel=tr("input position j (nudged)"),
+            ylabel=tr("output position i (moves)"),
             grid=False,
         )
         ax.title.set_color(color)
@@ -86,10 +94,10 @@ def plot_jacobian_blocks(
         image,
         ax=axes,
         shrink=0.8,
-        label=r"$\|\partial y_i / \partial x_j\|_F$  (white: exactly 0)",
+        label=tr(r"$\|\partial y_i / \partial x_j\|_F$  (white: exactly 0)"),
     )
-    if title:
-        fig.suptitle(title, fontsize=11)
+    if title:  # the default title is translated; a caller's own is drawn as given
+        fig.suptitle(tr(title) if title == JACOBIAN_TITLE else title, fontsize=11)
     return fig
 
 
@@ -135,7 +143,11 @@ def new_perturbation_panel(
     width = 0.4
     zeros = [0.0] * seq_len
     attention = ax.bar(
-        [p - width / 2 for p in positions], zeros, width, color=ATTENTION_COLOR, label="attention"
+        [p - width / 2 for p in positions],
+        zeros,
+        width,
+        color=ATTENTION_COLOR,
+        label=tr("attention"),
     )
     mlp = ax.bar(
         [p + width / 2 for p in positions],
@@ -144,14 +156,14 @@ def new_perturbation_panel(
         color=MLP_COLOR,
         hatch="//",
         edgecolor="white",
-        label="MLP",
+        label=tr("MLP"),
     )
     marker = ax.axvline(0, color="0.4", linewidth=0.8, linestyle=":")
     ax.set_xticks(positions)
     if ymax is not None:
         ax.set_ylim(0, ymax)
     ax.set_axisbelow(True)  # the grid behind the bars
-    finish(ax, xlabel="output position i", ylabel="‖Δy_i‖ (output change)")
+    finish(ax, xlabel=tr("output position i"), ylabel=tr("‖Δy_i‖ (output change)"))
     ax.legend(fontsize=8, frameon=False, loc=legend_loc)
     return PerturbationPanel(fig, ax, attention, mlp, marker)
 
@@ -172,7 +184,13 @@ def update_perturbation_panel(
     panel.marker.set_xdata([position, position])
     moved, mlp_moved = int((attention > 0).sum()), int((mlp > 0).sum())
     panel.ax.set_title(
-        f"Nudge position {position}: attention moves {moved} positions, the MLP moves {mlp_moved}",
+        tr(
+            "Nudge position {position}: attention moves {moved} positions, the MLP moves "
+            "{mlp_moved}",
+            position=position,
+            moved=moved,
+            mlp_moved=mlp_moved,
+        ),
         fontsize=10,
     )
 
@@ -211,18 +229,21 @@ def plot_parameter_split(
         ax.barh(row, attn, color=ATTENTION_COLOR)
         ax.barh(row, mlp, left=attn, color=MLP_COLOR, hatch="//", edgecolor="white")
         ax.barh(row, norms, left=attn + mlp, color="0.5")
-        ax.text(attn + mlp + norms, row, f"  MLP {split.mlp_share:.0%}", va="center", fontsize=8)
+        share = tr("  MLP {share:.0%}", share=split.mlp_share)
+        ax.text(attn + mlp + norms, row, share, va="center", fontsize=8)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.2 * max(s.total for s in splits.values()) / 1e6)
     norm_share = max(s.norms / s.total for s in splits.values())
-    norm_label = "RMSNorms"
+    norm_label = tr("RMSNorms")
     if norm_share < 0.005:  # 2h numbers next to millions: a bar thinner than a pixel
-        norm_label += f": at most {norm_share:.2%}\nof a block, too thin to see"
+        norm_label = tr(
+            "RMSNorms: at most {share:.2%}\nof a block, too thin to see", share=norm_share
+        )
     ax.legend(
         handles=[
-            Patch(color=ATTENTION_COLOR, label="attention"),
-            Patch(facecolor=MLP_COLOR, hatch="//", edgecolor="white", label="MLP"),
+            Patch(color=ATTENTION_COLOR, label=tr("attention")),
+            Patch(facecolor=MLP_COLOR, hatch="//", edgecolor="white", label=tr("MLP")),
             Patch(color="0.5", label=norm_label),
         ],
         fontsize=8,
@@ -231,7 +252,7 @@ def plot_parameter_split(
     )
     finish(
         ax,
-        title="The MLP holds most of every block's parameters",
-        xlabel="parameters per block (millions)",
+        title=tr("The MLP holds most of every block's parameters"),
+        xlabel=tr("parameters per block (millions)"),
     )
     return fig

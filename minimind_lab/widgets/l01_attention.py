@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ..i18n import tr
 from ..lessons.l01_attention import (
     SETUP,
     sublayer_branches,
@@ -58,11 +59,19 @@ class PerturbationView:
         seq_len = self.seq_len
         moved = [i for i in range(seq_len) if attention[i] > 0]
         mlp_moved = [i for i in range(seq_len) if mlp[i] > 0]
-        html = (
-            f"Nudging input position <b>{position}</b>: attention changes outputs at positions "
-            f"{moved[0]}–{moved[-1]} ({len(moved)} of {seq_len}, largest "
-            f"{attention.max().item():.3f}); the MLP changes position(s) {mlp_moved} only "
-            f"({mlp.max().item():.3f}). Earlier positions never move: the mask is causal."
+        html = tr(
+            "Nudging input position <b>{position}</b>: attention changes outputs at positions "
+            "{first}–{last} ({count} of {seq_len}, largest {largest:.3f}); the MLP changes "
+            "position(s) {mlp_moved} only ({mlp_largest:.3f}). Earlier positions never move: "
+            "the mask is causal.",
+            position=position,
+            first=moved[0],
+            last=moved[-1],
+            count=len(moved),
+            seq_len=seq_len,
+            largest=attention.max().item(),
+            mlp_moved=mlp_moved,
+            mlp_largest=mlp.max().item(),
         )
         return self.blitter.png(), html
 
@@ -71,7 +80,7 @@ class PerturbationView:
 def perturb_one_position_widget() -> InteractivePlot:
     """Slider for the perturbed position ``j``; bars of ``‖Δy_i‖`` for attention and the MLP."""
     view = PerturbationView()
-    slider = widgets.IntSlider(value=2, min=0, max=view.seq_len - 1, description="nudge j")
+    slider = widgets.IntSlider(value=2, min=0, max=view.seq_len - 1, description=tr("nudge j"))
     return InteractivePlot(
-        {"position": slider}, view, title="Which outputs move when one token changes?"
+        {"position": slider}, view, title=tr("Which outputs move when one token changes?")
     )
