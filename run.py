@@ -10,7 +10,7 @@
                            notebooks, browser, figure renders or benchmarks (under a minute)
 
 For contributors: ``python3 run.py refresh [NOTEBOOK ...]`` re-runs lessons in place (default:
-all) so their stored outputs match what the tests will compute.
+all, both editions) so their stored outputs match what the tests will compute.
 
 Each creates or reuses ``.venv`` beside this file and installs ``requirements.txt`` under
 ``constraints.txt`` (the versions CI tested) plus this package in editable mode. The install is
@@ -140,8 +140,13 @@ def reproducible_environment(python: Path) -> dict[str, str]:
 
 
 def refresh_arguments(notebooks: list[str]) -> list[str]:
-    """``jupyter nbconvert`` arguments that re-run ``notebooks`` in place, without timestamps."""
-    paths = notebooks or sorted(str(p) for p in (ROOT / "notebooks").glob("*.ipynb"))
+    """``jupyter nbconvert`` arguments that re-run ``notebooks`` in place, without timestamps
+    (default: every lesson of both editions, ``notebooks/`` and ``notebooks/zh/``)."""
+    paths = notebooks or [
+        str(p)
+        for folder in (ROOT / "notebooks", ROOT / "notebooks" / "zh")
+        for p in sorted(folder.glob("*.ipynb"))
+    ]
     return [
         "-m",
         "jupyter",
