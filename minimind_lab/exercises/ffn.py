@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..ffn import GatedFFN, PlainFFN
+from ..i18n import tr
 from ._compare import (
     ExerciseError,
     compare_tensor,
@@ -138,7 +139,7 @@ def check_plain_ffn_forward(fn: ForwardFn) -> None:
     require_callable("fn", fn, "a function fn(ffn, x) computing a PlainFFN's forward pass")
     cases = _plain_cases()
     _compare_forward(fn, cases, _plain_mistakes)
-    success(f"your forward pass matches PlainFFN.forward on {len(cases)} cases.")
+    success(tr("your forward pass matches PlainFFN.forward on {n} cases.", n=len(cases)))
 
 
 def _gated_cases() -> dict[str, tuple[GatedFFN, Tensor]]:

@@ -23,6 +23,7 @@ from matplotlib.ticker import NullLocator
 from torch import Tensor
 
 from ..activations import activation_label
+from ..i18n import tr
 from ..lessons.l04_width import ParameterControl, SparsityStats, WidthFit, WidthRuns, WidthTask
 from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_style
 
@@ -91,14 +92,14 @@ def _fit_lines(
             color=_shade(i, len(coords)),
             linewidth=4.0,
             alpha=0.3,
-            label="targets (thick, pale)" if i == 0 else None,
+            label=tr("targets (thick, pale)") if i == 0 else None,
         )
         (output,) = ax.plot(
             t,
             prediction[:, k].cpu(),
             color=_shade(i, len(coords)),
             linewidth=1.5,
-            label=f"output {k} (ω = {float(task.freqs[k]):.2g})",
+            label=tr("output {k} (ω = {omega:.2g})", k=k, omega=float(task.freqs[k])),
         )
         pairs.append((target, output))
     return pairs
@@ -120,11 +121,15 @@ def plot_width_fit(
     fig, ax = axes_or_new(ax, (6.0, 4.0))
     coords = tuple(coords if coords is not None else shown_coords(task.hidden_size))
     _fit_lines(ax, task, fit.prediction, coords)
-    title = title or (
-        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)} "
-        f"(m = {fit.intermediate_size}), seed {fit.seed}: MSE {loss_label(fit.final_loss)}"
+    title = title or tr(
+        "{act}, m/h = {ratio} (m = {m}), seed {seed}: MSE {mse}",
+        act=activation_label(fit.act),
+        ratio=ratio_label(fit.ratio),
+        m=fit.intermediate_size,
+        seed=fit.seed,
+        mse=loss_label(fit.final_loss),
     )
-    finish(ax, title=title, xlabel="token coordinate t", ylabel="output value")
+    finish(ax, title=title, xlabel=tr("token coordinate t"), ylabel=tr("output value"))
     if legend:
         low, high = ax.get_ylim()
         ax.set_ylim(low, high + 0.5 * (high - low))  # headroom so the legend covers no curve
@@ -182,12 +187,14 @@ def plot_width_loss_curves(
     if title is None:
         seeds = len(runs[0].fits)
         who = ", ".join(activation_label(a) for a in acts)
-        title = f"{who}: training MSE, one line per seed ({seeds} per width)"
+        title = tr(
+            "{who}: training MSE, one line per seed ({seeds} per width)", who=who, seeds=seeds
+        )
     finish(
         ax,
         title=title,
-        xlabel="training step (full-batch Adam)",
-        ylabel="MSE (log scale)",
+        xlabel=tr("training step (full-batch Adam)"),
+        ylabel=tr("MSE (log scale)"),
         legend=True,
     )
     return fig
@@ -244,12 +251,16 @@ def plot_width_sweep(
     if title is None:
         seeds = len(first[0].fits)
         steps = len(first[0].fits[0].losses)
-        title = f"Final MSE after {steps} steps: median of {seeds} seeds, bars min–max"
+        title = tr(
+            "Final MSE after {steps} steps: median of {seeds} seeds, bars min–max",
+            steps=steps,
+            seeds=seeds,
+        )
     finish(
         ax,
         title=title,
-        xlabel="width ratio m/h (weights 2·h·m)",
-        ylabel="final MSE (log scale)",
+        xlabel=tr("width ratio m/h (weights 2·h·m)"),
+        ylabel=tr("final MSE (log scale)"),
         legend=True,
     )
     return fig
@@ -294,13 +305,16 @@ def plot_parameter_control(
         Line2D([], [], color="0.4", linestyle="--"),
     ]
     labels = [
-        f"one hidden layer of {wide_shape[1]} units",
-        f"{len(deep_shape) - 2} hidden layers of {deep_shape[1]} units",
-        f"one layer of {wide_shape[1]}, no activation (linear)",
+        tr("one hidden layer of {m} units", m=wide_shape[1]),
+        tr("{layers} hidden layers of {m} units", layers=len(deep_shape) - 2, m=deep_shape[1]),
+        tr("one layer of {m}, no activation (linear)", m=wide_shape[1]),
     ]
     if title is None:
-        title = f"{control.parameters:,} weights each: dots are seeds, bars are medians"
-    finish(ax, title=title, xlabel="activation", ylabel="final MSE (log scale)")
+        title = tr(
+            "{parameters:,} weights each: dots are seeds, bars are medians",
+            parameters=control.parameters,
+        )
+    finish(ax, title=title, xlabel=tr("activation"), ylabel=tr("final MSE (log scale)"))
     low, high = ax.get_ylim()
     ax.set_ylim(low, high * 3)  # room above the linear line
     ax.legend(
@@ -344,15 +358,16 @@ def plot_hidden_sparsity(
             Line2D([], [], color="0.3", linewidth=6),
             Line2D([], [], color="0.3", linewidth=0, marker="s", markerfacecolor="white"),
         ],
-        labels=["exactly 0 (solid)", f"|a| < {tol:g}·rms (hatched)"],
+        labels=[tr("exactly 0 (solid)"), tr("|a| < {tol:g}·rms (hatched)", tol=tol)],
         fontsize=8,
         frameon=False,
     )
     finish(
         left,
-        title=title or f"Hidden entries exactly 0 and below {tol:g}·rms, per activation",
-        xlabel="activation",
-        ylabel="fraction of hidden entries",
+        title=title
+        or tr("Hidden entries exactly 0 and below {tol:g}·rms, per activation", tol=tol),
+        xlabel=tr("activation"),
+        ylabel=tr("fraction of hidden entries"),
     )
     for name in names:
         values = stats[name].values
@@ -371,9 +386,9 @@ def plot_hidden_sparsity(
     right.set_yscale("log")
     finish(
         right,
-        title="Hidden values in units of each layer's rms (±3 shown)",
-        xlabel="hidden activation a / rms(a)",
-        ylabel="count (log scale)",
+        title=tr("Hidden values in units of each layer's rms (±3 shown)"),
+        xlabel=tr("hidden activation a / rms(a)"),
+        ylabel=tr("count (log scale)"),
         legend=True,
     )
     return fig
@@ -432,9 +447,9 @@ def new_width_dashboard(
     fit_lines = _fit_lines(ax_fit, task, fit.prediction, coords)
     finish(
         ax_fit,
-        title=f"fit: outputs (thin) vs targets (pale), ω = {omegas}",
-        xlabel="token coordinate t",
-        ylabel="output value",
+        title=tr("fit: outputs (thin) vs targets (pale), ω = {omegas}", omegas=omegas),
+        xlabel=tr("token coordinate t"),
+        ylabel=tr("output value"),
     )
     if fit_ylim is not None:
         ax_fit.set_ylim(fit_ylim)
@@ -444,7 +459,7 @@ def new_width_dashboard(
     losses = [*fit.losses, *(reference.losses if reference is not None else ())]
     ax_loss.set_ylim(loss_ylim if loss_ylim is not None else loss_limits(losses))
     ax_loss.yaxis.set_minor_locator(NullLocator())
-    finish(ax_loss, xlabel="training step", ylabel="MSE (log scale)")
+    finish(ax_loss, xlabel=tr("training step"), ylabel=tr("MSE (log scale)"))
     # Both legends are made now, the one for the current fit shown; the first stays an artist
     # of the axes when the second is made.
     with_reference = ax_loss.legend(
@@ -496,11 +511,17 @@ def update_width_dashboard(
         dashboard.reference.set_data(range(1, len(reference.losses) + 1), reference.losses)
         dashboard.reference.set_label(reference_label)
         with_reference.get_texts()[0].set_text(reference_label)
-    dashboard.loss_title.set_text(f"loss: final MSE {loss_label(fit.final_loss)}")
+    dashboard.loss_title.set_text(tr("loss: final MSE {mse}", mse=loss_label(fit.final_loss)))
     dashboard.suptitle.set_text(
-        f"{activation_label(fit.act)}, m/h = {ratio_label(fit.ratio)}, seed {fit.seed}: "
-        f"m = {fit.intermediate_size} hidden units, "
-        f"2·h·m = {fit.parameters:,} parameters"
+        tr(
+            "{act}, m/h = {ratio}, seed {seed}: m = {m} hidden units, "
+            "2·h·m = {parameters:,} parameters",
+            act=activation_label(fit.act),
+            ratio=ratio_label(fit.ratio),
+            seed=fit.seed,
+            m=fit.intermediate_size,
+            parameters=fit.parameters,
+        )
     )
 
 

@@ -13,6 +13,7 @@ import torch
 
 from .._threads import one_thread
 from ..activations import activation_label
+from ..i18n import get_language, tr
 from ..lessons.l04_width import (
     SETUP,
     WidthFit,
@@ -74,21 +75,38 @@ def _summary(runs: WidthRuns, task: WidthTask) -> str:
         sparsity = hidden_sparsity(hidden_activations(fit.model, task.inputs))
     low, high = runs.loss_range
     seeds = ", ".join(str(seed) for seed in runs.seeds)
-    return (
-        f"<b>{activation_label(fit.act)}</b>, h = {h}, m = {fit.intermediate_size} "
-        f"(m/h = {ratio_label(fit.ratio)}): parameters 2·h·m = {fit.parameters:,}; "
-        f"final MSE after {len(fit.losses)} steps: median {loss_label(runs.median_loss)} over "
-        f"seeds {seeds} (range {loss_label(low)}–{loss_label(high)}); shown: seed {fit.seed}, "
-        f"{sparsity.exact_zero:.0%} of its hidden entries exactly 0, "
-        f"{sparsity.dead_units} dead units, "
-        f"a token uses {sparsity.units_used:.1f} of {fit.intermediate_size} units on average"
+    return tr(
+        "<b>{act}</b>, h = {h}, m = {m} (m/h = {ratio}): parameters 2·h·m = {parameters:,}; "
+        "final MSE after {steps} steps: median {median} over seeds {seeds} (range {low}–{high}); "
+        "shown: seed {seed}, {exact_zero:.0%} of its hidden entries exactly 0, "
+        "{dead} dead units, a token uses {used:.1f} of {m} units on average",
+        act=activation_label(fit.act),
+        h=h,
+        m=fit.intermediate_size,
+        ratio=ratio_label(fit.ratio),
+        parameters=fit.parameters,
+        steps=len(fit.losses),
+        median=loss_label(runs.median_loss),
+        seeds=seeds,
+        low=loss_label(low),
+        high=loss_label(high),
+        seed=fit.seed,
+        exact_zero=sparsity.exact_zero,
+        dead=sparsity.dead_units,
+        used=sparsity.units_used,
     )
 
 
-@lru_cache(maxsize=1)
 def _frames() -> _Frames:
     """The widget's frames from ``width_sweep`` (trained once and cached; instant after the
-    lesson's own sweep): every fit, its reference and its summary, and the shared y ranges."""
+    lesson's own sweep): every fit, its reference and its summary, and the shared y ranges.
+    The summaries are in the current language (kept per language)."""
+    return _frames_in(get_language())
+
+
+@lru_cache(maxsize=2)
+def _frames_in(lang: str) -> _Frames:
+    """``_frames`` for language ``lang`` (the summaries' language; the rest is the same)."""
     s = SETUP
     sweep = width_sweep(
         s.activations,
@@ -186,8 +204,8 @@ def width_explorer() -> InteractivePlot:
         "act": widgets.Dropdown(
             options=[(activation_label(a), a) for a in s.activations],
             value="relu",
-            description="activation",
+            description=tr("activation"),
         ),
     }
     view = WidthView(controls["ratio"].value, controls["act"].value)
-    return InteractivePlot(controls, view, title="How wide should the FFN be?")
+    return InteractivePlot(controls, view, title=tr("How wide should the FFN be?"))
