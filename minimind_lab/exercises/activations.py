@@ -9,6 +9,7 @@ import torch
 from torch import Tensor
 
 from ..activations import ACTIVATION_NAMES, activation_derivative, get_activation
+from ..i18n import tr
 from ._compare import compare_tensor, require_callable, run_learner, success
 
 #: ``fn(x)``: ``(*)`` → ``(*)``, the derivative at every entry.
@@ -94,4 +95,10 @@ def check_activation_derivative(fn: DerivativeFn, name: str = "gelu") -> None:
             what="derivative",
             wrong_versions=_known_mistakes(name, x),
         )
-    success(f"your derivative of {name} matches the reference on {len(cases)} cases.")
+    success(
+        tr(
+            "your derivative of {name} matches the reference on {n} cases.",
+            name=name,
+            n=len(cases),
+        )
+    )

@@ -19,6 +19,7 @@ from matplotlib.text import Text
 from torch import Tensor
 
 from ..activations import activation_label
+from ..i18n import tr, tr_noop
 from ..lessons.l03_activations import ActivationCurves, DepthSweep, Extremum, SwishFamily
 from .style import SEQUENTIAL_CMAP, axes_or_new, finish, new_figure, series_style
 
@@ -37,11 +38,11 @@ __all__ = [
     "update_swish_beta_panel",
 ]
 
-#: How each stack of the depth experiment is named in titles.
+#: How each stack of the depth experiment is named in titles (English; drawn with ``tr``).
 BLOCK_TITLES = {
-    "plain": "plain: h ← f(Wh)",
-    "residual": "residual: h ← h + f(Wh)",
-    "prenorm": "pre-norm residual: h ← h + f(W·RMSNorm(h))",
+    "plain": tr_noop("plain: h ← f(Wh)"),
+    "residual": tr_noop("residual: h ← h + f(Wh)"),
+    "prenorm": tr_noop("pre-norm residual: h ← h + f(W·RMSNorm(h))"),
 }
 
 
@@ -63,9 +64,12 @@ def plot_activation_curves(
     names: Sequence[str] | None = None,
     extrema: Mapping[str, Extremum] | None = None,
     ax: Axes | None = None,
-    title: str = "ReLU cuts negatives to 0; GELU and SiLU dip below 0 and come back",
+    title: str | None = None,
 ) -> Figure:
     """Draw f(x) for each activation in ``curves`` (or just ``names``), one colour per name.
+
+    ``title`` defaults to the finding (ReLU cuts negatives to 0, GELU and SiLU dip below 0),
+    in the current language.
 
     ``extrema`` (name → ``Extremum``) are marked in an inset that zooms on the negative dips,
     which are a few tenths deep and hard to read at the main scale.
@@ -76,7 +80,9 @@ def plot_activation_curves(
         _line(ax, curves.x, curves.values[name], name)
     ax.axhline(0.0, color="0.5", linewidth=0.6)
     ax.axvline(0.0, color="0.5", linewidth=0.6)
-    finish(ax, title=title, xlabel="input x (pre-activation)", ylabel="output f(x)")
+    if title is None:
+        title = tr("ReLU cuts negatives to 0; GELU and SiLU dip below 0 and come back")
+    finish(ax, title=title, xlabel=tr("input x (pre-activation)"), ylabel=tr("output f(x)"))
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     if extrema:
         inset = ax.inset_axes([0.06, 0.5, 0.42, 0.42])
@@ -102,7 +108,12 @@ def plot_activation_curves(
             # right, below the deepest curve, so no label sits on a curve.
             below = name == deepest
             inset.annotate(
-                f"{activation_label(name).split(' /')[0]} min\n({point.x:.3f}, {point.value:.3f})",
+                tr(
+                    "{name} min\n({x:.3f}, {value:.3f})",
+                    name=activation_label(name).split(" /")[0],
+                    x=point.x,
+                    value=point.value,
+                ),
                 (point.x, point.value),
                 textcoords="offset points",
                 xytext=(0, -10) if below else (12, -26),
@@ -116,7 +127,7 @@ def plot_activation_curves(
         inset.axhline(0.0, color="0.5", linewidth=0.5)
         inset.axvline(0.0, color="0.5", linewidth=0.5)
         inset.tick_params(labelsize=6.5)
-        inset.set_title("zoom on the dips", fontsize=7)
+        inset.set_title(tr("zoom on the dips"), fontsize=7)
         ax.indicate_inset_zoom(inset, edgecolor="0.4")
     return fig
 
@@ -125,9 +136,15 @@ def plot_activation_derivatives(
     curves: ActivationCurves,
     names: Sequence[str] | None = None,
     ax: Axes | None = None,
-    title: str = "Derivatives: ReLU is 0 or 1; sigmoid never passes 0.25",
+    title: str | None = None,
 ) -> Figure:
-    """Draw the autograd derivative f'(x) for each activation in ``curves`` (or just ``names``)."""
+    """Draw the autograd derivative f'(x) for each activation in ``curves`` (or just ``names``).
+
+    ``title`` defaults to the finding (ReLU's slope is 0 or 1, sigmoid's never passes 0.25), in
+    the current language.
+    """
+    if title is None:
+        title = tr("Derivatives: ReLU is 0 or 1; sigmoid never passes 0.25")
     fig, ax = axes_or_new(ax, (6.4, 4.2))
     for name in names or curves.names:
         _line(ax, curves.x, curves.derivatives[name], name)
@@ -143,7 +160,11 @@ def plot_activation_derivatives(
     ax.axhline(0.0, color="0.5", linewidth=0.6)
     ax.axvline(0.0, color="0.5", linewidth=0.6)
     finish(
-        ax, title=title, xlabel="input x (pre-activation)", ylabel="derivative f'(x)", legend=True
+        ax,
+        title=title,
+        xlabel=tr("input x (pre-activation)"),
+        ylabel=tr("derivative f'(x)"),
+        legend=True,
     )
     return fig
 
@@ -192,8 +213,8 @@ def new_activation_pair_panels(
             ax.axhline(0.0, color="0.5", linewidth=0.6),
             ax.axvline(0.0, color="0.5", linewidth=0.6),
         ]
-    finish(left, xlabel="input x", ylabel="output f(x)")
-    finish(right, xlabel="input x", ylabel="derivative f'(x)")
+    finish(left, xlabel=tr("input x"), ylabel=tr("output f(x)"))
+    finish(right, xlabel=tr("input x"), ylabel=tr("derivative f'(x)"))
     # y = 1 given, not searched for: no axis sits above these panels, and matplotlib's search
     # measures every tick label again at each draw.
     titles = tuple(ax.set_title("", fontsize=10, y=1.0) for ax in (left, right))
@@ -221,8 +242,8 @@ def update_activation_pair_panels(
         line.set_data(x, values[name].cpu().numpy())
         line.set(color=style["color"], linestyle=style["linestyle"], label=label)
     left, right = panels.titles
-    left.set_text(f"{label}: f(x)")
-    right.set_text(f"{label}: f'(x) (autograd)")
+    left.set_text(tr("{name}: f(x)", name=label))
+    right.set_text(tr("{name}: f'(x) (autograd)", name=label))
     if rescale:
         for ax in panels.axes:
             ax.relim()
@@ -264,9 +285,12 @@ def _swish_limits(ax: Axes, x: Tensor) -> tuple[Line2D, Line2D]:
 def plot_swish_beta(
     family: SwishFamily,
     ax: Axes | None = None,
-    title: str = "x·σ(βx): β → 0 flattens to x/2, β → ∞ sharpens to ReLU",
+    title: str | None = None,
 ) -> Figure:
     """Draw Swish_β for every β in ``family``, with the two limits x/2 and ReLU as references.
+
+    ``title`` defaults to the two limits (β → 0 flattens to x/2, β → ∞ sharpens to ReLU), in the
+    current language.
 
     β is an ordered knob, so the curves take shades of one sequential colormap (dark: small β)
     that no activation uses; β = 1 is labelled SiLU. The two limits are drawn on top, thin and
@@ -288,7 +312,9 @@ def plot_swish_beta(
         )
     _swish_limits(ax, x)
     ax.axhline(0.0, color="0.5", linewidth=0.6)
-    finish(ax, title=title, xlabel="input x", ylabel="x·σ(βx)")
+    if title is None:
+        title = tr("x·σ(βx): β → 0 flattens to x/2, β → ∞ sharpens to ReLU")
+    finish(ax, title=title, xlabel=tr("input x"), ylabel="x·σ(βx)")
     ax.legend(fontsize=8, frameon=False, loc="upper left")
     return fig
 
@@ -324,7 +350,7 @@ def new_swish_beta_panel(x: Tensor, ax: Axes | None = None) -> SwishBetaPanel:
     (curve,) = ax.plot([], [], color=shade, linewidth=2.6, alpha=0.9, label=" ")
     limits = _swish_limits(ax, x)
     zero_line = ax.axhline(0.0, color="0.5", linewidth=0.6)
-    finish(ax, xlabel="input x", ylabel="x·σ(βx)")
+    finish(ax, xlabel=tr("input x"), ylabel="x·σ(βx)")
     # y = 1 given, not searched for: no axis sits above, and the search measures every tick label.
     title = ax.set_title(" ", fontsize=10, y=1.0)
     legend = ax.legend(fontsize=8, frameon=False, loc="upper left")
@@ -366,20 +392,26 @@ def plot_gradient_vs_depth(
             marker=style["marker"],
             markersize=4,
             linewidth=1.6,
-            label=f"{activation_label(name)} (×{factors[name]:.2f}/layer)",
+            label=tr(
+                "{name} (×{factor:.2f}/layer)", name=activation_label(name), factor=factors[name]
+            ),
         )
     if title is None:
         low = min(factors, key=factors.get)
         high = max(factors, key=factors.get)
-        title = (
-            f"{BLOCK_TITLES[sweep.block]}\nper layer: {activation_label(low)} ×{factors[low]:.2f} "
-            f"… {activation_label(high)} ×{factors[high]:.2f}"
+        title = tr(
+            "{block}\nper layer: {low} ×{low_factor:.2f} … {high} ×{high_factor:.2f}",
+            block=tr(BLOCK_TITLES[sweep.block]),
+            low=activation_label(low),
+            low_factor=factors[low],
+            high=activation_label(high),
+            high_factor=factors[high],
         )
     finish(
         ax,
         title=title,
-        xlabel="depth (blocks)",
-        ylabel="‖∂L/∂W₁‖ (log scale)",
+        xlabel=tr("depth (blocks)"),
+        ylabel=tr("‖∂L/∂W₁‖ (log scale)"),
         legend=legend,
     )
     return fig

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 from torch import Tensor
 
 from ..activations import activation_formula, activation_label
+from ..i18n import tr
 from ..lessons.l03_activations import (
     LESSON03_ACTIVATIONS,
     SETUP,
@@ -67,11 +68,20 @@ def _explorer_frame(name: str, x_range: tuple[float, float]) -> tuple[Activation
     values, slopes = curves.values[name], curves.derivatives[name]
     i = int(values.argmin())
     flat = float((slopes.abs() < 1e-6).double().mean())
-    html = (
-        f"<b>{activation_label(name)}</b>: f(x) = {activation_formula(name)}<br>"
-        f"on [{lo:g}, {hi:g}]: lowest f = {float(values[i]):.3f} at x = {float(curves.x[i]):.3f}; "
-        f"f' ranges {float(slopes.min()):.3f} … {float(slopes.max()):.3f}; "
-        f"{flat:.0%} of the range has zero slope (no gradient flows there)"
+    html = tr(
+        "<b>{name}</b>: f(x) = {formula}<br>"
+        "on [{lo:g}, {hi:g}]: lowest f = {lowest:.3f} at x = {at:.3f}; "
+        "f' ranges {slope_min:.3f} … {slope_max:.3f}; "
+        "{flat:.0%} of the range has zero slope (no gradient flows there)",
+        name=activation_label(name),
+        formula=activation_formula(name),
+        lo=lo,
+        hi=hi,
+        lowest=float(values[i]),
+        at=float(curves.x[i]),
+        slope_min=float(slopes.min()),
+        slope_max=float(slopes.max()),
+        flat=flat,
     )
     return curves, html
 
@@ -134,17 +144,17 @@ def activation_explorer() -> InteractivePlot:
         "name": widgets.Dropdown(
             options=[(activation_label(n), n) for n in EXPLORER_ACTIVATIONS],
             value="silu",
-            description="activation",
+            description=tr("activation"),
         ),
         "x_range": widgets.FloatRangeSlider(
             value=SETUP.explorer_range,
             min=-10.0,
             max=10.0,
             step=0.5,
-            description="x range",
+            description=tr("x range"),
         ),
     }
-    return InteractivePlot(controls, ActivationView(), title="Activation curve and derivative")
+    return InteractivePlot(controls, ActivationView(), title=tr("Activation curve and derivative"))
 
 
 def _swish_frame(beta: float) -> tuple[SwishFamily, str, str]:
@@ -160,12 +170,18 @@ def _swish_frame(beta: float) -> tuple[SwishFamily, str, str]:
     y = swish_beta(x, beta)
     gap_half = float((y - x / 2).abs().max())
     gap_relu = float((y - x.clamp_min(0)).abs().max())
-    html = (
-        f"β = {beta:.3g}: max |Swish_β − x/2| = {gap_half:.4f}, "
-        f"max |Swish_β − ReLU| = {gap_relu:.4f} on [{lo:g}, {hi:g}]; "
-        f"lowest value {float(y.min()):.4f} (SiLU's −0.278, divided by β)"
+    html = tr(
+        "β = {beta:.3g}: max |Swish_β − x/2| = {gap_half:.4f}, "
+        "max |Swish_β − ReLU| = {gap_relu:.4f} on [{lo:g}, {hi:g}]; "
+        "lowest value {lowest:.4f} (SiLU's −0.278, divided by β)",
+        beta=beta,
+        gap_half=gap_half,
+        gap_relu=gap_relu,
+        lo=lo,
+        hi=hi,
+        lowest=float(y.min()),
     )
-    return family, f"x·σ(βx) at β = {beta:.3g}", html
+    return family, tr("x·σ(βx) at β = {beta:.3g}", beta=beta), html
 
 
 def _swish_grid() -> Tensor:
