@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 
 from .._checks import check_bool
+from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
@@ -121,5 +122,11 @@ def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
         compare_tensor(
             got_w, ref_w, case=case, what="weights", wrong_versions=_mistakes(logits, k, ref_e)
         )
-    mode = "rescaled to sum to one" if renormalize else "raw softmax scores"
-    success(f"your routing picks the same experts and weights ({mode}) on {len(_cases())} cases.")
+    mode = tr("rescaled to sum to one") if renormalize else tr("raw softmax scores")
+    success(
+        tr(
+            "your routing picks the same experts and weights ({mode}) on {n} cases.",
+            mode=mode,
+            n=len(_cases()),
+        )
+    )

@@ -16,6 +16,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import EngFormatter
 from matplotlib.transforms import Transform
 
+from ..i18n import tr, tr_noop
 from ..lessons.l10_moe import SeedResult
 from ..moe import Routing
 from .style import (
@@ -60,9 +61,10 @@ def plot_kind_overlap(
     if chance is not None and len(chance) != 2:
         raise ValueError(f"chance must hold two values (raw, hidden), got {chance!r}")
     fig, ax = axes_or_new(ax, panel_size)
-    groups = (("raw inputs\n(control)", "raw"), ("MLP hidden layer\nact(gate)·up", "hidden"))
-    pairs = (("same kind", "same", SAME_KIND_COLOR), ("different kinds", "different",
-                                                      DIFFERENT_KIND_COLOR))  # fmt: skip
+    groups = ((tr("raw inputs\n(control)"), "raw"),
+              (tr("MLP hidden layer\nact(gate)·up"), "hidden"))  # fmt: skip
+    pairs = ((tr("same kind"), "same", SAME_KIND_COLOR), (tr("different kinds"), "different",
+                                                          DIFFERENT_KIND_COLOR))  # fmt: skip
     width = 0.36
     for g, (_, field) in enumerate(groups):
         for p, (label, side, color) in enumerate(pairs):
@@ -71,17 +73,17 @@ def plot_kind_overlap(
             ax.bar(x, sum(values) / len(values), width * 0.92, color=color, alpha=0.75,
                    label=label if g == 0 else None)  # fmt: skip
             ax.plot([x] * len(values), values, MARKERS[0], color="black", markersize=3,
-                    linestyle="none", label=f"one seed (of {len(results)})" if g == p == 0
+                    linestyle="none", label=tr("one seed (of {n})", n=len(results)) if g == p == 0
                     else None)  # fmt: skip
         if chance is not None:
-            ax.hlines(chance[g], g - width, g + width, colors="0.3", linestyles="--",
-                      linewidth=1, label="random sets (chance)" if g == 0 else None)  # fmt: skip
+            ax.hlines(chance[g], g - width, g + width, colors="0.3", linestyles="--", linewidth=1,
+                      label=tr("random sets (chance)") if g == 0 else None)  # fmt: skip
     ax.set_xticks(range(len(groups)), [name for name, _ in groups], fontsize=8)
     ax.set_ylim(0, 1)
     finish(
         ax,
-        title="Overlap of top features by kind: inputs vs the MLP's hidden layer",
-        ylabel="Jaccard overlap of top-feature sets",
+        title=tr("Overlap of top features by kind: inputs vs the MLP's hidden layer"),
+        ylabel=tr("Jaccard overlap of top-feature sets"),
         legend=True,
     )
     ax.grid(False, axis="x")
@@ -122,7 +124,7 @@ def plot_moe_routing(
     ax.set_xlim(0, n_tokens)
     ax.set_ylim(num_experts, 0)  # expert 0 on top
     if colorbar:
-        fig.colorbar(image, ax=ax, label="mixing weight", shrink=0.9)
+        fig.colorbar(image, ax=ax, label=tr("mixing weight"), shrink=0.9)
     ax.set_yticks(
         np.arange(num_experts) + 0.5, [_expert_label(e, n) for e, n in enumerate(load)], fontsize=8
     )
@@ -132,8 +134,8 @@ def plot_moe_routing(
     finish(
         ax,
         title=_routing_title(top_k, num_experts, sums_to_one),
-        xlabel="token",
-        ylabel="expert (tokens routed to it)",
+        xlabel=tr("token"),
+        ylabel=tr("expert (tokens routed to it)"),
         grid=False,
     )
     return fig
@@ -160,13 +162,21 @@ def _routing_grid(routing: Routing) -> tuple[np.ndarray, np.ndarray, bool]:
 
 
 def _routing_title(top_k: int, num_experts: int, sums_to_one: bool) -> str:
-    return f"Each token goes to {top_k} of {num_experts} experts; " + (
-        "weights sum to 1" if sums_to_one else "weights are raw router scores"
+    if sums_to_one:
+        return tr(
+            "Each token goes to {top_k} of {num_experts} experts; weights sum to 1",
+            top_k=top_k,
+            num_experts=num_experts,
+        )
+    return tr(
+        "Each token goes to {top_k} of {num_experts} experts; weights are raw router scores",
+        top_k=top_k,
+        num_experts=num_experts,
     )
 
 
 def _expert_label(expert: int, load: int) -> str:
-    return f"expert {expert} ({load})"
+    return tr("expert {expert} ({load})", expert=expert, load=load)
 
 
 def _count_text(value: int) -> str:
@@ -178,9 +188,9 @@ _COUNT_COLORS = (MLP_COLOR, PALETTE[3], PALETTE[4])
 
 
 #: The count panel's title when the caller gives none: what the bars are, nothing more.
-_COUNTS_TITLE = "Parameters: dense FFN, MoE stored, MoE used per token"
+_COUNTS_TITLE = tr_noop("Parameters: dense FFN, MoE stored, MoE used per token")
 #: The widget's count panel: its sliders move E, k and S, so the title can say what each drives.
-_WIDGET_COUNTS_TITLE = "Stored grows with E and S, used per token with k and S"
+_WIDGET_COUNTS_TITLE = tr_noop("Stored grows with E and S, used per token with k and S")
 
 
 def plot_moe_parameter_counts(
@@ -217,7 +227,7 @@ def plot_moe_parameter_counts(
     ax.set_xticks(positions, labels, fontsize=8)
     ax.set_ylim(0, max(values) * 1.15)
     ax.yaxis.set_major_formatter(EngFormatter(sep=""))  # 10M, 20k: no offset text over the title
-    finish(ax, title=title, ylabel="parameters")
+    finish(ax, title=tr(title) if title == _COUNTS_TITLE else title, ylabel=tr("parameters"))
     ax.grid(False, axis="x")
     return fig
 
@@ -319,8 +329,8 @@ def new_moe_panels(
     finish(
         ax_route,
         title=_routing_title(1, max_experts, True),
-        xlabel="token",
-        ylabel="expert (tokens routed to it)",
+        xlabel=tr("token"),
+        ylabel=tr("expert (tokens routed to it)"),
         grid=False,
     )
 
@@ -337,7 +347,7 @@ def new_moe_panels(
     )
     ax_counts.set_ylim(0, max_count * 1.15)
     ax_counts.yaxis.set_major_formatter(EngFormatter(sep=""))
-    finish(ax_counts, title=_WIDGET_COUNTS_TITLE, ylabel="parameters")
+    finish(ax_counts, title=tr(_WIDGET_COUNTS_TITLE), ylabel=tr("parameters"))
     ax_counts.grid(False, axis="x")
     ax_counts.set_axisbelow(True)  # grid lines under the bars, which an update draws on top
     return MoEPanels(

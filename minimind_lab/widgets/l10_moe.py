@@ -10,6 +10,7 @@ import torch
 from matplotlib.figure import Figure
 
 from .._threads import one_thread
+from ..i18n import tr
 from ..lessons.l10_moe import SETUP, clustered_tokens
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward, Routing
@@ -68,20 +69,38 @@ def _frame(num_experts: int, top_k: int, num_shared: int) -> _Frame:
     active = router + (k + num_shared) * expert
     shared = f"+{num_shared}" if num_shared else ""
     counts = {
-        "dense FFN": expert,
-        f"MoE total\n(E={moe.num_experts}{shared})": total,
-        f"MoE active\n(k={k}{shared})": active,
+        tr("dense FFN"): expert,
+        tr("MoE total\n(E={experts}{shared})", experts=moe.num_experts, shared=shared): total,
+        tr("MoE active\n(k={k}{shared})", k=k, shared=shared): active,
     }
     load = torch.bincount(routing.experts.reshape(-1), minlength=moe.num_experts).tolist()
-    clamped = f" (top_k {top_k} clamped to {k})" if k != top_k else ""
+    clamped = tr(" (top_k {top_k} clamped to {k})", top_k=top_k, k=k) if k != top_k else ""
     html = (
-        f"{moe.num_experts} routed experts, top_k = {k}{clamped}, {num_shared} shared; "
-        f"h = {h}, m = {m}<br>"
-        f"total = router h·E + (E + S)·3hm = {router:,} + {moe.num_experts + num_shared}·"
-        f"{expert:,} = {total:,}<br>"
-        f"active per token = router + (k + S)·3hm = {router:,} + {k + num_shared}·{expert:,} = "
-        f"{active:,}<br>"
-        f"tokens per routed expert: {load}"
+        tr(
+            "{experts} routed experts, top_k = {k}{clamped}, {shared} shared; h = {h}, m = {m}<br>",
+            experts=moe.num_experts,
+            k=k,
+            clamped=clamped,
+            shared=num_shared,
+            h=h,
+            m=m,
+        )
+        + tr(
+            "total = router h·E + (E + S)·3hm = {router:,} + {n}·{expert:,} = {total:,}<br>",
+            router=router,
+            n=moe.num_experts + num_shared,
+            expert=expert,
+            total=total,
+        )
+        + tr(
+            "active per token = router + (k + S)·3hm = {router:,} + {n}·{expert:,} = "
+            "{active:,}<br>",
+            router=router,
+            n=k + num_shared,
+            expert=expert,
+            active=active,
+        )
+        + tr("tokens per routed expert: {load}", load=load)
     )
     return _Frame(routing, counts, html)
 
@@ -173,13 +192,15 @@ def moe_widget() -> InteractivePlot:
     """
     controls = {
         "num_experts": widgets.IntSlider(
-            value=SETUP.num_experts, min=_MIN_EXPERTS, max=_MAX_EXPERTS, description="experts E"
+            value=SETUP.num_experts, min=_MIN_EXPERTS, max=_MAX_EXPERTS, description=tr("experts E")
         ),
-        "top_k": widgets.IntSlider(value=SETUP.top_k, min=1, max=_MAX_TOP_K, description="top-k"),
+        "top_k": widgets.IntSlider(
+            value=SETUP.top_k, min=1, max=_MAX_TOP_K, description=tr("top-k")
+        ),
         "num_shared": widgets.IntSlider(
-            value=SETUP.num_shared_experts, min=0, max=_MAX_SHARED, description="shared S"
+            value=SETUP.num_shared_experts, min=0, max=_MAX_SHARED, description=tr("shared S")
         ),
     }
     return InteractivePlot(
-        controls, MoEView(), title="A small mixture of experts: routing and parameters"
+        controls, MoEView(), title=tr("A small mixture of experts: routing and parameters")
     )
