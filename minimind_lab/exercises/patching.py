@@ -7,6 +7,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
@@ -94,7 +95,7 @@ def check_patching_hook(make_hook: HookFactory) -> None:
             case=case,
             wrong_versions=_mistakes(corrupt, clean, position),
         )
-    success(f"your hook patches exactly one position, on {len(_cases())} cases.")
+    success(tr("your hook patches exactly one position, on {n} cases.", n=len(_cases())))
 
 
 def _mistakes(corrupt: Tensor, clean: Tensor, position: int) -> WrongVersions:

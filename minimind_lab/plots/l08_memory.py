@@ -5,7 +5,8 @@ Each function draws results computed in ``lessons/l08_memory/``; none of them tr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from matplotlib.artist import Artist
@@ -15,8 +16,10 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import blended_transform_factory
 
+from ..i18n import tr
 from ..lessons.l08_memory import (
     ALL_MODEL_NAMES,
+    KINDS,
     KeyValueReading,
     PatchingGrid,
     PatchingResult,
@@ -35,7 +38,10 @@ from .style import (
 
 __all__ = [
     "MemoryPanels",
+    "kind_label",
+    "knockout_label",
     "model_color",
+    "model_label",
     "new_memory_panels",
     "plot_hit_rates",
     "plot_knockout",
@@ -78,6 +84,47 @@ def model_color(label: str) -> str:
     raise ValueError(f"label {label!r} names none of the models: {', '.join(ALL_MODEL_NAMES)}")
 
 
+def kind_label(kind: str) -> str:
+    """A kind of question (``"recall"``, ``"copy"``, ``"fetch"``) as a plot shows it, in the
+    current language; another name (e.g. ``"next token"``) is shown as it is."""
+    return tr(kind) if kind in KINDS else kind
+
+
+def model_label(label: str) -> str:
+    """A label that starts with a model's name (``"full"``, ``"attention-only, 400 steps"``) in
+    the current language; a label naming no model is shown as it is."""
+    for name in sorted(ALL_MODEL_NAMES, key=len, reverse=True):
+        if label.startswith(name):
+            rest = label[len(name) :]
+            steps = re.fullmatch(r", (\d+) steps", rest)
+            if steps:
+                return tr("{model}, {steps} steps", model=tr(name), steps=int(steps[1]))
+            return tr(name) + rest
+    return label
+
+
+def knockout_label(label: str) -> str:
+    """A knockout or sublayer label (``"none"``, ``"attention 0"``, ``"MLP 1"``, ``"MLP 0 and
+    1"``, ``"intact"``, ``"MLP 1 zeroed"``) in the current language; any other label is shown as
+    it is. The labels stay English as data (dict keys, ``PatchingGrid.sites``)."""
+    zeroed = re.fullmatch(r"(.+) zeroed", label)
+    if zeroed:
+        return tr("{knockout} zeroed", knockout=knockout_label(zeroed[1]))
+    if label == "none":
+        return tr("none")
+    if label == "intact":
+        return tr("intact")
+    both = re.fullmatch(r"MLP (\d+) and (\d+)", label)
+    if both:
+        return tr("MLP {first} and {second}", first=int(both[1]), second=int(both[2]))
+    one = re.fullmatch(r"(attention|MLP) (\d+)", label)
+    if one and one[1] == "attention":
+        return tr("attention {layer}", layer=int(one[2]))
+    if one:
+        return tr("MLP {layer}", layer=int(one[2]))
+    return label
+
+
 def _check_table(table: Mapping[str, Mapping[str, Sequence[float]]], what: str) -> list[str]:
     if not table:
         raise ValueError(f"{what} is empty")
@@ -93,8 +140,10 @@ def _grouped(
     table: Mapping[str, Mapping[str, Sequence[float]]],
     kinds: list[str],
     styles: Mapping[str, Mapping[str, object]],
+    legend_label: Callable[[str], str],
 ) -> None:
-    """Bars (mean) with one dot per seed, grouped by kind; one bar per entry of ``table``."""
+    """Bars (mean) with one dot per seed, grouped by kind; one bar per entry of ``table``,
+    named in the legend by ``legend_label(label)``."""
     n = len(table)
     width = 0.8 / n
     for i, (label, per_kind) in enumerate(table.items()):
@@ -111,11 +160,11 @@ def _grouped(
                 alpha=0.35,
                 hatch=style.get("hatch"),
                 edgecolor=style["color"],
-                label=label if k == 0 else None,
+                label=legend_label(label) if k == 0 else None,
             )
             offsets = [(j - (len(values) - 1) / 2) * width * 0.18 for j in range(len(values))]
             ax.scatter([x + o for o in offsets], values, s=14, color=style["color"], zorder=3)
-    ax.set_xticks(range(len(kinds)), kinds)
+    ax.set_xticks(range(len(kinds)), [kind_label(kind) for kind in kinds])
     ax.set_ylim(0, 1.32)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
@@ -134,7 +183,7 @@ def plot_model_comparison(
     fig, ax = axes_or_new(ax, (6.4, 3.6))
     kinds = _check_table(table, "table")
     styles = {name: {"color": model_color(name)} for name in table}
-    _grouped(ax, table, kinds, styles)
+    _grouped(ax, table, kinds, styles, model_label)
     for k, kind in enumerate(kinds):
         if floors and kind in floors:
             ax.hlines(
@@ -143,14 +192,16 @@ def plot_model_comparison(
                 k + 0.45,
                 colors=_GREY,
                 linestyles="--",
-                label="floor without context" if k == 0 else None,
+                label=tr("floor without context") if k == 0 else None,
             )
     seeds = len(next(iter(next(iter(table.values())).values())))
-    finish(
-        ax,
-        title=title or f"Held-out accuracy per kind ({seeds} seed{'s' if seeds > 1 else ''})",
-        ylabel="accuracy",
-    )
+    if not title:
+        title = (
+            tr("Held-out accuracy per kind ({seeds} seeds)", seeds=seeds)
+            if seeds > 1
+            else tr("Held-out accuracy per kind (1 seed)")
+        )
+    finish(ax, title=title, ylabel=tr("accuracy"))
     ax.legend(fontsize=8, frameon=False, ncol=4, loc="upper center")
     return fig
 
@@ -183,13 +234,14 @@ def plot_learning_curves(
                 linestyle="--" if dashed else "-",
                 linewidth=1.4,
                 alpha=0.85,
-                label=label if i == 0 else None,
+                label=model_label(label) if i == 0 else None,
             )
     finish(
         ax,
-        title=title or f"{kind}: accuracy on each new batch while training",
-        xlabel="training step",
-        ylabel=f"{kind} accuracy",
+        title=title
+        or tr("{kind}: accuracy on each new batch while training", kind=kind_label(kind)),
+        xlabel=tr("training step"),
+        ylabel=tr("{kind} accuracy", kind=kind_label(kind)),
     )
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=8, frameon=False, loc="lower right")
@@ -208,7 +260,9 @@ def plot_learning_curve_panels(
         raise ValueError("per_seed is empty")
     fig, axes = new_figure(1, len(per_seed), panel_size=(3.4, 3.2))
     for i, (ax, (seed, curves)) in enumerate(zip(axes, per_seed.items(), strict=True)):
-        plot_learning_curves({k: [v] for k, v in curves.items()}, kind, ax=ax, title=f"seed {seed}")
+        plot_learning_curves(
+            {k: [v] for k, v in curves.items()}, kind, ax=ax, title=tr("seed {seed}", seed=seed)
+        )
         if i:
             ax.get_legend().remove()
             ax.set_ylabel("")
@@ -237,8 +291,8 @@ def plot_knockout(
         color = shades[used[family] % len(shades)]
         styles[label] = {"color": color, "hatch": hatches[used[family] % len(hatches)]}
         used[family] += 1
-    _grouped(ax, table, kinds, styles)
-    finish(ax, title=title or "Accuracy with one sublayer zeroed", ylabel="accuracy")
+    _grouped(ax, table, kinds, styles, knockout_label)
+    finish(ax, title=title or tr("Accuracy with one sublayer zeroed"), ylabel=tr("accuracy"))
     ax.legend(fontsize=7, frameon=False, ncol=3, loc="upper center")
     return fig
 
@@ -256,9 +310,10 @@ def plot_patching(
     if not results or len({r.kind for r in results}) != 1:
         raise ValueError("results must hold at least one PatchingResult, all of one kind")
     layers = sorted({k for k, _ in results[0].patched if k != "all"})
-    groups = [(f"layer {i}\nMLP", i, "mlp") for i in layers] + [("all\nMLPs", "all", "mlp")]
+    groups = [(tr("layer {layer}\nMLP", layer=i), i, "mlp") for i in layers]
+    groups += [(tr("all\nMLPs"), "all", "mlp")]
     inner = sorted(k for k, w in results[0].hidden if w == "subject" and 0 < k <= layers[-1])
-    groups += [(f"whole stream\ninto layer {i}", i, "hidden") for i in inner]
+    groups += [(tr("whole stream\ninto layer {layer}", layer=i), i, "hidden") for i in inner]
     for g, (_, layer, site) in enumerate(groups):
         table = results[0].patched if site == "mlp" else results[0].hidden
         for w, (where, style) in enumerate(
@@ -268,7 +323,11 @@ def plot_patching(
                 continue
             values = [r.restored(layer, where, site) for r in results]
             x = g - 0.2 + 0.4 * w
-            label = "at the subject" if where == "subject" else "at the last (relation) position"
+            label = (
+                tr("at the subject")
+                if where == "subject"
+                else tr("at the last (relation) position")
+            )
             ax.bar(
                 x,
                 sum(values) / len(values),
@@ -287,7 +346,8 @@ def plot_patching(
     kind = results[0].kind
     finish(
         ax,
-        title=title or f"{kind}: share of the answer's probability restored",
+        title=title
+        or tr("{kind}: share of the answer's probability restored", kind=kind_label(kind)),
         ylabel="(p − p_corrupt) / (p_clean − p_corrupt)",
     )
     ax.legend(fontsize=8, frameon=False, loc="upper left")
@@ -307,7 +367,8 @@ def plot_patching_panels(
     for ax, (kind, per_seed) in zip(axes, results.items(), strict=True):
         if any(r.kind != kind for r in per_seed):
             raise ValueError(f"results[{kind!r}] holds results of another kind")
-        plot_patching(per_seed, ax=ax, title=f"{kind}: share of p(answer) restored")
+        heading = tr("{kind}: share of p(answer) restored", kind=kind_label(kind))
+        plot_patching(per_seed, ax=ax, title=heading)
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -325,8 +386,13 @@ def plot_unit(summary: UnitSummary, ax: Axes | None = None, title: str | None = 
     sign = "+" if summary.sign > 0 else "−"
     finish(
         ax,
-        title=title or f"layer {summary.layer}, unit {summary.unit}: what its value promotes",
-        xlabel=f"logit change per unit of |a| (a {sign})",
+        title=title
+        or tr(
+            "layer {layer}, unit {unit}: what its value promotes",
+            layer=summary.layer,
+            unit=summary.unit,
+        ),
+        xlabel=tr("logit change per unit of |a| (a {sign})", sign=sign),
     )
     return fig
 
@@ -351,7 +417,7 @@ def plot_hit_rates(
             histtype="step",
             color=color,
             linewidth=1.6,
-            label=f"layer {reading.layer}: own value",
+            label=tr("layer {layer}: own value", layer=reading.layer),
         )
         ax.hist(
             reading.control_hit_rate.tolist(),
@@ -360,14 +426,14 @@ def plot_hit_rates(
             color=color,
             linestyle="--",
             linewidth=1.2,
-            label=f"layer {reading.layer}: another unit's",
+            label=tr("layer {layer}: another unit's", layer=reading.layer),
         )
     k = readings[0].k
     finish(
         ax,
-        title=title or f"Units whose top {k} contexts answer what they promote",
-        xlabel=f"share of the unit's top {k} contexts whose answer its value promotes most",
-        ylabel="units",
+        title=title or tr("Units whose top {k} contexts answer what they promote", k=k),
+        xlabel=tr("share of the unit's top {k} contexts whose answer its value promotes most", k=k),
+        ylabel=tr("units"),
     )
     ax.legend(fontsize=8, frameon=False)
     return fig
@@ -417,17 +483,17 @@ def new_memory_panels(
         left.text(-0.02, i, "", transform=by_axes_x, ha="right", va="center", fontsize=9)
         for i in range(n_tokens)
     ]
-    finish(left, xlabel="logit change per unit of |a|")
+    finish(left, xlabel=tr("logit change per unit of |a|"))
     unit_title = left.set_title(" ", fontsize=10)
     x = range(len(kinds))
     intact = right.bar([i - 0.2 for i in x], [0.0] * len(kinds), 0.38, color=_GREY, alpha=0.5,
-                       label="intact")  # fmt: skip
+                       label=tr("intact"))  # fmt: skip
     knocked = right.bar([i + 0.2 for i in x], [0.0] * len(kinds), 0.38, color=MLP_COLOR,
-                        alpha=0.6, label="MLP(s) zeroed")  # fmt: skip
-    right.set_xticks(list(x), list(kinds))
+                        alpha=0.6, label=tr("MLP(s) zeroed"))  # fmt: skip
+    right.set_xticks(list(x), [kind_label(kind) for kind in kinds])
     right.set_ylim(0, 1.25)
     right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    finish(right, ylabel="held-out accuracy")
+    finish(right, ylabel=tr("held-out accuracy"))
     right.legend(fontsize=8, frameon=False, ncol=2, loc="upper center")
     knocked_title = right.set_title(" ", fontsize=10)
     fixed_layout(fig, left=0.1, right=0.98, bottom=0.17, top=0.88, gap=0.12)
@@ -455,14 +521,19 @@ def update_memory_panels(
     ):
         bar.set_width(max(value, 0.0))
         label.set_text(name)
-    panels.unit_title.set_text(f"layer {summary.layer}, unit {summary.unit}: value promotes")
+    panels.unit_title.set_text(
+        tr("layer {layer}, unit {unit}: value promotes", layer=summary.layer, unit=summary.unit)
+    )
     for bar, value in zip(panels.intact_bars, intact.values(), strict=True):
         bar.set_height(value)
     for bar, kind in zip(panels.knocked_bars, intact, strict=True):
         bar.set_height(knocked[kind] if knocked is not None else 0.0)
         bar.set_visible(knocked is not None)
-    zeroed = f"{knockout} zeroed" if knocked is not None else "nothing zeroed"
-    panels.knocked_title.set_text(f"accuracy per kind, {zeroed}")
+    if knocked is not None:
+        title = tr("accuracy per kind, {knockout} zeroed", knockout=knockout_label(knockout))
+    else:
+        title = tr("accuracy per kind, nothing zeroed")
+    panels.knocked_title.set_text(title)
 
 
 def plot_patching_grid(
@@ -487,13 +558,17 @@ def plot_patching_grid(
                 if abs(value) >= 0.02:
                     color = "white" if abs(value) > 0.6 else "black"
                     ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color=color)
-        ax.set_xticks(range(len(grid.roles)), grid.roles, fontsize=8)
-        ax.set_yticks(range(len(grid.sites)), grid.sites, fontsize=8)
+        roles = [tr("noise") if role == "noise" else role for role in grid.roles]
+        ax.set_xticks(range(len(grid.roles)), roles, fontsize=8)
+        ax.set_yticks(range(len(grid.sites)), [knockout_label(s) for s in grid.sites], fontsize=8)
         where = "r" if kind == "recall" else "r'"
-        ax.set_title(f"{kind}: the answer is read at {where}", fontsize=9)
-        ax.set_xlabel("position (its role in the sequence)", fontsize=8)
-        ax.set_ylabel("output restored", fontsize=8)
-    label = "share of logit difference restored" if metric == "logit" else "share of p restored"
+        heading = tr("{kind}: the answer is read at {where}", kind=kind_label(kind), where=where)
+        ax.set_title(heading, fontsize=9)
+        ax.set_xlabel(tr("position (its role in the sequence)"), fontsize=8)
+        ax.set_ylabel(tr("output restored"), fontsize=8)
+    label = (
+        tr("share of logit difference restored") if metric == "logit" else tr("share of p restored")
+    )
     fig.colorbar(image, ax=axes, shrink=0.9, label=label)
     if title:
         fig.suptitle(title, fontsize=10)
@@ -517,7 +592,7 @@ def plot_lr_sweep(
         color = model_color(name)
         per_lr = [record.facts(name, lr, steps) for lr in lrs]
         means = [sum(v) / len(v) for v in per_lr]
-        ax.plot(lrs, means, color=color, marker="o", markersize=3, label=name)
+        ax.plot(lrs, means, color=color, marker="o", markersize=3, label=model_label(name))
         for lr, values in zip(lrs, per_lr, strict=True):
             ax.scatter([lr] * len(values), values, s=8, color=color, alpha=0.5)
         best = record.best_lr(name)
@@ -528,9 +603,9 @@ def plot_lr_sweep(
     ax.set_ylim(0, 1.05)
     finish(
         ax,
-        title=title or f"Facts answered after {steps} steps, per learning rate",
-        xlabel="peak learning rate (cosine decay to 0)",
-        ylabel="recall and fetch accuracy",
+        title=title or tr("Facts answered after {steps} steps, per learning rate", steps=steps),
+        xlabel=tr("peak learning rate (cosine decay to 0)"),
+        ylabel=tr("recall and fetch accuracy"),
     )
     ax.legend(fontsize=7, frameon=False, loc="lower right")
     return fig

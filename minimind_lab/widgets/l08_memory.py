@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
+from ..i18n import tr, tr_noop
 from ..lessons.l08_memory import (
     SETUP,
     KeyValueReading,
@@ -24,6 +25,8 @@ from ..lessons.l08_memory import (
     unit_summary,
 )
 from ..plots.l08_memory import (
+    kind_label,
+    knockout_label,
     new_memory_panels,
     plot_knockout,
     plot_unit,
@@ -46,12 +49,13 @@ __all__ = [
     "memory_explorer",
 ]
 
-#: The widget's knockout choices: label → the MLPs zeroed.
+#: The widget's knockout choices: label → the MLPs zeroed. The labels are the menu's values
+#: (English); the menu shows them translated (``knockout_label``).
 KNOCKOUTS: dict[str, list[tuple[str, int]]] = {
-    "none": [],
-    "MLP 0": [("mlp", 0)],
-    "MLP 1": [("mlp", 1)],
-    "MLP 0 and 1": [("mlp", 0), ("mlp", 1)],
+    tr_noop("none"): [],
+    tr_noop("MLP 0"): [("mlp", 0)],
+    tr_noop("MLP 1"): [("mlp", 1)],
+    tr_noop("MLP 0 and 1"): [("mlp", 0), ("mlp", 1)],
 }
 
 
@@ -93,13 +97,22 @@ def _frame_data(
     summary = unit_summary(reading, unit, state.names, n_contexts=6, n_tokens=_SHOWN_TOKENS)
     contexts = "; ".join(f"{p} {t} → {a} ({v:+.1f})" for p, t, a, v in summary.contexts)
     favourite = state.names[int(reading.favourite[0 if summary.sign > 0 else 1, unit])]
-    accuracy = ", ".join(f"{k} {v:.3f}" for k, v in state.accuracy[knockout].items())
-    html = (
-        f"Full model, seed {state.seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
-        f"(previous token, token → answer (a)): {contexts}. "
-        f"{summary.hit_rate:.0%} of its top {reading.k} contexts have the attribute its value "
-        f"promotes most ({favourite}) as their answer.<br>"
-        f"Knockout <b>{knockout}</b>: {accuracy}"
+    accuracy = ", ".join(f"{kind_label(k)} {v:.3f}" for k, v in state.accuracy[knockout].items())
+    html = tr(
+        "Full model, seed {seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
+        "(previous token, token → answer (a)): {contexts}. "
+        "{hit_rate:.0%} of its top {k} contexts have the attribute its value "
+        "promotes most ({favourite}) as their answer.<br>"
+        "Knockout <b>{knockout}</b>: {accuracy}",
+        seed=state.seed,
+        layer=layer,
+        unit=unit,
+        contexts=contexts,
+        hit_rate=summary.hit_rate,
+        k=reading.k,
+        favourite=favourite,
+        knockout=knockout_label(knockout),
+        accuracy=accuracy,
     )
     return summary, html
 
@@ -114,12 +127,13 @@ def draw_memory(layer: int, unit: int, knockout: str, setup: Setup = SETUP) -> D
     summary, html = _frame_data(layer, unit, knockout, setup)
     state = _state(setup)
     fig, (left, right) = new_figure(1, 2, panel_size=(3.9, 3.0))
-    plot_unit(summary, ax=left, title=f"layer {layer}, unit {unit}: value promotes")
-    shown = {"intact": state.accuracy["none"]}
+    title = tr("layer {layer}, unit {unit}: value promotes", layer=layer, unit=unit)
+    plot_unit(summary, ax=left, title=title)
+    shown = {"intact": state.accuracy["none"]}  # English keys: plot_knockout translates them
     if knockout != "none":
         shown[f"{knockout} zeroed"] = state.accuracy[knockout]
     table = {label: {k: [v] for k, v in acc.items()} for label, acc in shown.items()}
-    plot_knockout(table, ax=right, title="held-out accuracy per kind")
+    plot_knockout(table, ax=right, title=tr("held-out accuracy per kind"))
     fixed_layout(fig, left=0.1, right=0.98, bottom=0.17, top=0.88, gap=0.12)
     return fig, html
 
@@ -156,15 +170,20 @@ def memory_explorer(setup: Setup = SETUP) -> InteractivePlot:
     best = int(last.hit_rate.argmax())  # the clearest key-value unit of the last layer
     controls = {
         "layer": widgets.Dropdown(
-            options=list(range(len(state.readings))), value=last.layer, description="layer"
+            options=list(range(len(state.readings))), value=last.layer, description=tr("layer")
         ),
         "unit": widgets.IntSlider(
             value=best,
             min=0,
             max=last.coefficients.shape[1] - 1,
-            description="unit",
+            description=tr("unit"),
             continuous_update=False,
         ),
-        "knockout": widgets.Dropdown(options=list(KNOCKOUTS), value="none", description="zero"),
+        "knockout": widgets.Dropdown(
+            options=[(knockout_label(label), label) for label in KNOCKOUTS],
+            value="none",
+            description=tr("zero"),
+        ),
     }
-    return InteractivePlot(controls, MemoryView(setup), title="One MLP unit as key and value")
+    title = tr("One MLP unit as key and value")
+    return InteractivePlot(controls, MemoryView(setup), title=title)

@@ -3,7 +3,7 @@
 ZH: dict[str, str] = {
     # The kinds of question (``KINDS``): data in the code and in printed lines, so a figure
     # shows the code name beside the Chinese.
-    "recall": "事实回忆 (recall)",
+    "recall": "回忆 (recall)",
     "copy": "复制 (copy)",
     "fetch": "取回 (fetch)",
     # The models (``MODEL_NAMES``, ``CONTROL_MODEL_NAMES``).
@@ -39,7 +39,7 @@ ZH: dict[str, str] = {
     # Learning-rate sweep.
     "Facts answered after {steps} steps, per learning rate": "训练 {steps} 步后答对的事实（按学习率）",
     "peak learning rate (cosine decay to 0)": "峰值学习率（余弦衰减到 0）",
-    "recall and fetch accuracy": "事实回忆与取回的准确率",
+    "recall and fetch accuracy": "回忆与取回的准确率",
     # Patching (激活修补).
     "{kind}: the answer is read at {where}": "{kind}：答案在 {where} 处读出",
     "position (its role in the sequence)": "位置（在序列中的角色）",

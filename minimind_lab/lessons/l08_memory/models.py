@@ -5,6 +5,7 @@ from __future__ import annotations
 from torch import nn
 
 from ...ffn import PlainFFN
+from ...i18n import tr_noop
 from ...minimind import MiniMindConfig
 from ...model import MiniMindForCausalLM
 from ...runtime import seeded
@@ -21,11 +22,16 @@ __all__ = [
 ]
 
 
-#: The three models the lesson compares.
-MODEL_NAMES: tuple[str, ...] = ("full", "attention-only", "MLP-only")
+#: The three models the lesson compares. The names are data (``build_model``'s argument, dict
+#: keys); a plot translates them where it draws them.
+MODEL_NAMES: tuple[str, ...] = (tr_noop("full"), tr_noop("attention-only"), tr_noop("MLP-only"))
 #: The controls at the same non-embedding parameters: attention-only at the full model's width
 #: (more layers), a plain (non-gated) MLP, and the full model with its MLPs frozen at random.
-CONTROL_MODEL_NAMES: tuple[str, ...] = ("narrow attention-only", "plain MLP", "frozen MLP")
+CONTROL_MODEL_NAMES: tuple[str, ...] = (
+    tr_noop("narrow attention-only"),
+    tr_noop("plain MLP"),
+    tr_noop("frozen MLP"),
+)
 #: Every model ``build_model`` knows.
 ALL_MODEL_NAMES: tuple[str, ...] = MODEL_NAMES + CONTROL_MODEL_NAMES
 

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from ..._checks import check_nonnegative_int, check_positive_int
+from ...i18n import tr_noop
 
 __all__ = [
     "KINDS",
@@ -27,8 +28,9 @@ __all__ = [
 ]
 
 
-#: The kinds of question, in the order of their codes in ``Corpus.kinds`` (0, 1, 2).
-KINDS: tuple[str, ...] = ("recall", "copy", "fetch")
+#: The kinds of question, in the order of their codes in ``Corpus.kinds`` (0, 1, 2). The names
+#: are data (dict keys, printed as they are); a plot translates them where it draws them.
+KINDS: tuple[str, ...] = (tr_noop("recall"), tr_noop("copy"), tr_noop("fetch"))
 #: ``Corpus.kinds`` at a position whose next token is not graded.
 NO_ANSWER = -1
 #: The three models the lesson compares.
