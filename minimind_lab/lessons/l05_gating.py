@@ -31,6 +31,7 @@ from .._checks import check_positive_int
 from .._threads import one_thread
 from ..activations import get_activation
 from ..ffn import GLU_VARIANTS, GatedFFN, PlainFFN
+from ..i18n import tr_noop
 from ..runtime import seeded
 from ..sizing import count_parameters
 from ..train import fit
@@ -60,11 +61,12 @@ __all__ = [
 
 #: Contenders of the equal-budget race: display name → ("plain" | "gated", activation name).
 #: The plain FFNs are the three Shazeer (2020) compared against; the gated ones are
-#: ``GLU_VARIANTS``.
+#: ``GLU_VARIANTS``. The plain names are labels, translated where drawn; the GLU variants' are
+#: names in every language.
 BUDGET_CONTENDERS: dict[str, tuple[str, str]] = {
-    "Plain ReLU": ("plain", "relu"),
-    "Plain GELU": ("plain", "gelu"),
-    "Plain SiLU": ("plain", "silu"),
+    tr_noop("Plain ReLU"): ("plain", "relu"),
+    tr_noop("Plain GELU"): ("plain", "gelu"),
+    tr_noop("Plain SiLU"): ("plain", "silu"),
     **{name: ("gated", act) for name, act in GLU_VARIANTS.items()},
 }
 

@@ -16,7 +16,8 @@ from matplotlib.patches import Circle, FancyBboxPatch
 from torch import Tensor
 
 from ..ffn import GLU_VARIANTS
-from ..lessons.l05_gating import BudgetResult, GatedCurve
+from ..i18n import tr
+from ..lessons.l05_gating import BUDGET_CONTENDERS, BudgetResult, GatedCurve
 from .style import PALETTE, axes_or_new, finish, lay_out_once, new_figure, series_style
 
 __all__ = [
@@ -34,6 +35,16 @@ __all__ = [
 def _variant_style(name: str) -> dict[str, object]:
     """The GLU variant's own style for a gated series; ``name`` is a variant or its activation."""
     return series_style(name if name in GLU_VARIANTS else _GLU_NAMES.get(name, name))
+
+
+#: The race's plain contenders: their names are labels, drawn in the notebook's language (the GLU
+#: variants' names, SwiGLU and the rest, are names in every language).
+_PLAIN_NAMES = frozenset(name for name, (kind, _) in BUDGET_CONTENDERS.items() if kind == "plain")
+
+
+def _contender_label(name: str) -> str:
+    """A contender's name as drawn: a plain FFN's in the current language, any other as it is."""
+    return tr(name) if name in _PLAIN_NAMES else name
 
 
 def _contender_style(result: BudgetResult, name: str) -> dict[str, object]:
@@ -88,7 +99,7 @@ def plot_gate_distribution(
                 linewidth=1.3,
                 color="0.45",
                 linestyle="--",
-                label="untrained",
+                label=tr("untrained"),
             )
         ax.hist(
             series["trained"].numpy(),
@@ -97,15 +108,15 @@ def plot_gate_distribution(
             histtype="step",
             linewidth=1.7,
             color=_variant_style(name)["color"],
-            label="trained",
+            label=tr("trained"),
         )
         ax.set_yscale("log")
         ax.minorticks_off()  # log axes draw dozens of unlabelled minor ticks; slow and not needed
         finish(
             ax,
             title=(titles or {}).get(name, name),
-            xlabel="gate value",
-            ylabel="density (log)" if ax is axes[0] else None,
+            xlabel=tr("gate value"),
+            ylabel=tr("density (log)") if ax is axes[0] else None,
             legend=ax is axes[0],
         )
     return fig
@@ -158,7 +169,7 @@ def plot_equal_budget(
             color=style["color"],
             linestyle="-" if gated else "--",
             linewidth=1.5,
-            label=name,
+            label=_contender_label(name),
         )
     for index, name in enumerate(together):
         style = _contender_style(result, name)
@@ -182,20 +193,26 @@ def plot_equal_budget(
     for ax in (curves, seeds_ax):
         ax.set_yscale("log")
         ax.minorticks_off()
-    seeds_ax.set_xticks(range(len(together)), together, rotation=35, ha="right", fontsize=8)
+    labels = [_contender_label(name) for name in together]
+    seeds_ax.set_xticks(range(len(together)), labels, rotation=35, ha="right", fontsize=8)
     params = result.parameters[result.names[0]]
     finish(
         curves,
-        title=f"{params} weights each: training loss\n(line: mean of {len(result.seeds)} seeds, "
-        "band: lowest–highest)",
-        xlabel="training step",
-        ylabel="training MSE",
+        title=tr(
+            "{params} weights each: training loss\n(line: mean of {seeds} seeds, "
+            "band: lowest–highest)",
+            params=params,
+            seeds=len(result.seeds),
+        ),
+        xlabel=tr("training step"),
+        ylabel=tr("training MSE"),
         legend=True,
     )
     finish(
         seeds_ax,
-        title=seeds_title or f"Final loss of each of {len(result.seeds)} seeds (bar: mean)",
-        ylabel="final training MSE",
+        title=seeds_title
+        or tr("Final loss of each of {seeds} seeds (bar: mean)", seeds=len(result.seeds)),
+        ylabel=tr("final training MSE"),
     )
     if alone:
         alone_ax = axes[2]
@@ -208,7 +225,7 @@ def plot_equal_budget(
                     color=style["color"],
                     linewidth=1.0,
                     alpha=0.8,
-                    label=name if seed_index == 0 else None,
+                    label=_contender_label(name) if seed_index == 0 else None,
                 )
         alone_ax.set_yscale("log")
         alone_ax.minorticks_off()
@@ -216,24 +233,32 @@ def plot_equal_budget(
         # A loss near the rounding floor (1e-13 here) depends on the platform: the title claims
         # no bound below 1e-6.
         exponent = max(math.floor(math.log10(worst)) + 1, -6) if worst > 0 else None
-        ends = f"ends below 1e{exponent}" if exponent is not None else "ends at 0"
+        names = ", ".join(_contender_label(name) for name in alone)
+        if exponent is not None:
+            title = tr(
+                "{names} on its own:\nevery seed ends below 1e{exponent}",
+                names=names,
+                exponent=exponent,
+            )
+        else:
+            title = tr("{names} on its own:\nevery seed ends at 0", names=names)
         finish(
             alone_ax,
-            title=f"{', '.join(alone)} on its own:\nevery seed {ends}",
-            xlabel="training step",
-            ylabel="training MSE",
+            title=title,
+            xlabel=tr("training step"),
+            ylabel=tr("training MSE"),
             legend=True,
         )
     return fig
 
 
 def _gated_title(curve: GatedCurve) -> str:
-    name = curve.variant or f"{curve.act} gate"
+    name = curve.variant or tr("{act} gate", act=curve.act)
     if curve.act == "sigmoid":
-        return f"{name}: output ≈ t where open, ≈ 0 where shut"
+        return tr("{name}: output ≈ t where open, ≈ 0 where shut", name=name)
     if curve.act == "identity":
-        return f"{name}: output = a·t², a pure product"
-    return f"{name}: output ≈ a·t² where open, ≈ 0 where shut"
+        return tr("{name}: output = a·t², a pure product", name=name)
+    return tr("{name}: output ≈ a·t² where open, ≈ 0 where shut", name=name)
 
 
 def _gated_style(curve: GatedCurve) -> dict[str, object]:
@@ -241,7 +266,7 @@ def _gated_style(curve: GatedCurve) -> dict[str, object]:
 
 
 def _gate_label(curve: GatedCurve) -> str:
-    return f"gate: {curve.act}({curve.gate_scale:g}·t)"
+    return tr("gate: {act}({scale:g}·t)", act=curve.act, scale=curve.gate_scale)
 
 
 def _gated_limits(curve: GatedCurve) -> tuple[float, float]:
@@ -294,7 +319,7 @@ def new_gated_product_panel(
             other.product.numpy(),
             color="0.75",
             linewidth=1.0,
-            label="outputs of the other variants" if index == 0 else None,
+            label=tr("outputs of the other variants") if index == 0 else None,
         )[0]
         for index, other in enumerate(others)
     )
@@ -308,19 +333,22 @@ def new_gated_product_panel(
         label=_gate_label(curve),
     )
     (content,) = ax.plot(
-        t, curve.up.numpy(), color="0.35", linestyle=":", linewidth=1.4, label="content: t"
+        t, curve.up.numpy(), color="0.35", linestyle=":", linewidth=1.4, label=tr("content: t")
     )
     (product,) = ax.plot(
         t,
         curve.product.numpy(),
         color=style["color"],
         linewidth=2.2,
-        label="output: gate · content",
+        label=tr("output: gate · content"),
     )
     ax.set_ylim(*_gated_limits(curve))
     zero = ax.axhline(0, color="0.5", linewidth=0.6)
     finish(
-        ax, title=_gated_title(curve), xlabel="t (both projections of one input)", ylabel="value"
+        ax,
+        title=_gated_title(curve),
+        xlabel=tr("t (both projections of one input)"),
+        ylabel=tr("value"),
     )
     # The unit's three curves first, then one grey entry for all the other variants.
     legend = ax.legend(
@@ -491,7 +519,7 @@ def plot_ffn_structure(
     c = 5.0
     _box(plain_ax, c, _ROW["x"], "x  (hidden_states)", "tensor")
     _box(plain_ax, c, _ROW["proj"], f"up_proj\nLinear {h} → {wide}", "linear")
-    _box(plain_ax, c, _ROW["act"], f"activation\n{plain_act}", "act")
+    _box(plain_ax, c, _ROW["act"], tr("activation\n{act}", act=plain_act), "act")
     _box(plain_ax, c, _ROW["down"], f"down_proj\nLinear {wide} → {h}", "linear")
     _box(plain_ax, c, _ROW["y"], "y", "tensor", width=1.6)
     half = _BOX_H / 2
@@ -505,7 +533,7 @@ def plot_ffn_structure(
     _box(gated_ax, c, _ROW["x"], "x  (hidden_states)", "tensor")
     _box(gated_ax, left, _ROW["proj"], f"gate_proj\nLinear {h} → {m}", "linear", width=3.0)
     _box(gated_ax, right, _ROW["proj"], f"up_proj\nLinear {h} → {m}", "linear", width=3.0)
-    _box(gated_ax, left, _ROW["act"], f"activation\n{gate_act}", "act", width=3.0)
+    _box(gated_ax, left, _ROW["act"], tr("activation\n{act}", act=gate_act), "act", width=3.0)
     _product(gated_ax, c, _ROW["mul"])
     _box(gated_ax, c, _ROW["down"], f"down_proj\nLinear {m} → {h}", "linear")
     _box(gated_ax, c, _ROW["y"], "y", "tensor", width=1.6)
@@ -523,7 +551,7 @@ def plot_ffn_structure(
     gated_ax.text(
         c + 0.7,
         _ROW["mul"],
-        "element-wise\nproduct",
+        tr("element-wise\nproduct"),
         fontsize=7.5,
         ha="left",
         va="center",
@@ -531,17 +559,21 @@ def plot_ffn_structure(
     )
 
     if hidden_size and plain_size:
-        plain_count = f"2·{h}·{wide} = {2 * hidden_size * plain_size:,} weights"
+        plain_count = tr(
+            "2·{h}·{wide} = {n:,} weights", h=h, wide=wide, n=2 * hidden_size * plain_size
+        )
+    elif plain_size is None:
+        plain_count = tr("2·h·{wide} = 8h² weights", wide=wide)
     else:
-        plain_count = f"2·h·{wide} = 8h² weights" if plain_size is None else f"2·h·{wide} weights"
+        plain_count = tr("2·h·{wide} weights", wide=wide)
     if hidden_size and gated_size:
-        gated_count = f"3·{h}·{m} = {3 * hidden_size * gated_size:,} weights"
+        gated_count = tr("3·{h}·{m} = {n:,} weights", h=h, m=m, n=3 * hidden_size * gated_size)
     else:
-        gated_count = f"3·h·{m} weights (= 8h² at m = 8h/3)"
-    variant = _GLU_NAMES.get(gate_act.lower(), "Gated")
+        gated_count = tr("3·h·{m} weights (= 8h² at m = 8h/3)", m=m)
+    variant = _GLU_NAMES.get(gate_act.lower(), tr("Gated"))
     for ax, title in (
-        (plain_ax, f"Plain FFN: 2 matrices\n{plain_count}"),
-        (gated_ax, f"{variant} FFN: 3 matrices\n{gated_count}"),
+        (plain_ax, tr("Plain FFN: 2 matrices\n{count}", count=plain_count)),
+        (gated_ax, tr("{variant} FFN: 3 matrices\n{count}", variant=variant, count=gated_count)),
     ):
         ax.set_xlim(0, 10)
         ax.set_ylim(0.3, 11.9)

@@ -8,6 +8,7 @@ from functools import lru_cache
 import ipywidgets as widgets
 
 from ..ffn import GLU_VARIANTS
+from ..i18n import tr
 from ..lessons.l05_gating import SETUP, GatedCurve, gated_product_curve
 from ..plots.l05_gating import (
     GatedProductPanel,
@@ -63,11 +64,18 @@ def _summary(curve: GatedCurve) -> str:
     t, out = curve.t, curve.product
     at = {value: float(out[(t - value).abs().argmin()]) + 0.0 for value in (-2.0, 2.0)}  # no -0.0
     lowest = int(out.argmin())
-    return (
-        f"<b>{curve.variant}</b>: output = {curve.act}({curve.gate_scale:g}·t) · t. "
-        f"At t = −2: {at[-2.0]:.3f}; at t = +2: {at[2.0]:.3f}; "
-        f"lowest {float(out[lowest]) + 0.0:.3f} at t = {float(t[lowest]):.2f}. "
-        "Grey: the other GLU variants."
+    return tr(
+        "<b>{variant}</b>: output = {act}({scale:g}·t) · t. "
+        "At t = −2: {minus:.3f}; at t = +2: {plus:.3f}; "
+        "lowest {lowest:.3f} at t = {where:.2f}. "
+        "Grey: the other GLU variants.",
+        variant=curve.variant,
+        act=curve.act,
+        scale=curve.gate_scale,
+        minus=at[-2.0],
+        plus=at[2.0],
+        lowest=float(out[lowest]) + 0.0,
+        where=float(t[lowest]),
     )
 
 
@@ -138,11 +146,13 @@ def gated_product_widget() -> InteractivePlot:
     """Dropdown of GLU variants and a gate-scale slider; redraws ``act(a·t)``, ``t`` and product."""
     low, high, step = SETUP.gate_scale_range
     controls = {
-        "variant": widgets.Dropdown(options=list(GLU_VARIANTS), value="SwiGLU", description="gate"),
+        "variant": widgets.Dropdown(
+            options=list(GLU_VARIANTS), value="SwiGLU", description=tr("gate")
+        ),
         "gate_scale": widgets.FloatSlider(
-            value=1.0, min=low, max=high, step=step, description="gate scale a"
+            value=1.0, min=low, max=high, step=step, description=tr("gate scale a")
         ),
     }
     return InteractivePlot(
-        controls, GatedProductView(), title="One gated unit: act(a·t) · t for each GLU variant"
+        controls, GatedProductView(), title=tr("One gated unit: act(a·t) · t for each GLU variant")
     )
