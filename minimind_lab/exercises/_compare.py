@@ -17,6 +17,8 @@ from typing import TypeVar
 import torch
 from torch import Tensor
 
+from ..i18n import tr
+
 #: A known wrong version: the mistake in words → a function computing that wrong output.
 WrongVersions = Mapping[str, Callable[[], Tensor]]
 T = TypeVar("T")
@@ -147,4 +149,4 @@ def describe_difference(got: Tensor, expected: Tensor, what: str = "output") -> 
 
 def success(message: str) -> None:
     """Print the one line a passing checker prints."""
-    print(f"Correct: {message}")
+    print(tr("Correct: {message}", message=message))

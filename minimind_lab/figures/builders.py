@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from matplotlib.figure import Figure
 
-from ..i18n import tr_noop
+from ..i18n import tr, tr_noop
 from ..lessons import l01, l02, l03, l04, l05, l06, l08, l09, l10
 from ..minimind import MiniMindConfig
 from ..moe import MoEFeedForward
@@ -205,7 +205,12 @@ def gate_distribution() -> Figure:
         name: l05.gate_activations(l05.initial_contender(name, s.seeds[0]), x) for name in shown
     }
     titles = {
-        name: f"{name}: closed {c.before[0].closed:.0%} → {c.after[0].closed:.0%}"
+        name: tr(
+            "{name}: closed {before:.0%} → {after:.0%}",
+            name=name,
+            before=c.before[0].closed,
+            after=c.after[0].closed,
+        )
         for name, c in census.items()
     }
     return l05.plot_gate_distribution(

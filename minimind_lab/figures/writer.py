@@ -22,7 +22,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from .._threads import one_thread
-from ..i18n import language, tr
+from ..i18n import get_language, language, set_language, tr
 from ..plots.style import FIGURE_DPI
 from .registry import FIGURE_REGISTRY
 
@@ -67,10 +67,12 @@ def default_out_dir(lang: str = "en") -> Path:
 
 @contextmanager
 def house_rc() -> Iterator[None]:
-    """Matplotlib's default style plus the fixed settings, restored afterwards."""
+    """Matplotlib's default style plus the fixed settings, restored afterwards; in Chinese
+    (``get_language() == "zh"``) with the CJK font behind the default one."""
     with matplotlib.rc_context():
         matplotlib.rcdefaults()
         matplotlib.rcParams.update(_FIXED_RC)
+        set_language(get_language())  # rcdefaults dropped the edition's font settings
         yield
 
 

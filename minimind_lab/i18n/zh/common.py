@@ -11,6 +11,8 @@ ZH: dict[str, str] = {
     "What the MLP buys": "MLP 换来了什么",
     "How much an MLP holds": "MLP 能装下多少",
     "Toward MoE": "走向 MoE",
+    # The line a passing exercise checker prints (minimind_lab.exercises._compare).
+    "Correct: {message}": "正确：{message}",
     "Nothing drawn: {message}": "未能绘制：{message}",
     "Cannot draw this setting:": "无法绘制这组设置：",
 }

@@ -18,6 +18,8 @@ ZH: dict[str, str] = {
     "**`{name}`**: {caption} ([SVG]({folder}/{name}.svg); drawn by `{function}`)": (
         "**`{name}`**：{caption}（[SVG]({folder}/{name}.svg)；由 `{function}` 绘制）"
     ),
+    # Panel titles a builder writes itself.
+    "{name}: closed {before:.0%} → {after:.0%}": "{name}：压住 {before:.0%} → {after:.0%}",
     # Lesson titles (gallery headings).
     "Attention vs MLP: who does what": "注意力与 MLP：各司何职",
     "Linear collapse: why the activation is the point": "线性坍缩：激活函数为何是关键",
