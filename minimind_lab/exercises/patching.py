@@ -35,10 +35,10 @@ def patched_output(output: Tensor, clean_output: Tensor, position: int) -> Tenso
 
 def _cases() -> dict[str, tuple[int, int, int]]:
     return {
-        "batch 3, 5 positions, patch position 2": (3, 5, 2),
-        "batch 3, 4 positions, patch position 0 (the first)": (3, 4, 0),
-        "batch 2, 6 positions, patch position 5 (the last)": (2, 6, 5),
-        "batch 1, 1 position, patch position 0": (1, 1, 0),
+        tr("batch 3, 5 positions, patch position 2"): (3, 5, 2),
+        tr("batch 3, 4 positions, patch position 0 (the first)"): (3, 4, 0),
+        tr("batch 2, 6 positions, patch position 5 (the last)"): (2, 6, 5),
+        tr("batch 1, 1 position, patch position 0"): (1, 1, 0),
     }
 
 
@@ -66,8 +66,12 @@ def check_patching_hook(make_hook: HookFactory) -> None:
         hook = run_learner(make_hook, case, cache, position)
         if not callable(hook):
             raise ExerciseError(
-                f"{case}: make_hook returned {type(hook).__name__}, expected a hook function "
-                "hook(module, args, output)"
+                tr(
+                    "{case}: make_hook returned {type}, expected a hook function "
+                    "hook(module, args, output)",
+                    case=case,
+                    type=type(hook).__name__,
+                )
             )
         handle = module.register_forward_hook(hook)
         try:
@@ -77,8 +81,11 @@ def check_patching_hook(make_hook: HookFactory) -> None:
             handle.remove()
         if not torch.equal(cache, clean):
             raise ExerciseError(
-                f"{case}: your hook changed the cached clean output in place; write into the "
-                "module's output (or a copy of it), never into the cache"
+                tr(
+                    "{case}: your hook changed the cached clean output in place; write into the "
+                    "module's output (or a copy of it), never into the cache",
+                    case=case,
+                )
             )
         if (
             torch.equal(got, corrupt)
@@ -86,8 +93,12 @@ def check_patching_hook(make_hook: HookFactory) -> None:
             and not torch.equal(clean[:, position], corrupt[:, position])
         ):
             raise ExerciseError(
-                f"{case}: the output is unchanged; a forward hook's return value replaces the "
-                "output, so return the patched tensor (returning None keeps the output as it was)"
+                tr(
+                    "{case}: the output is unchanged; a forward hook's return value replaces the "
+                    "output, so return the patched tensor (returning None keeps the output as it "
+                    "was)",
+                    case=case,
+                )
             )
         compare_tensor(
             got,
@@ -102,13 +113,18 @@ def _mistakes(corrupt: Tensor, clean: Tensor, position: int) -> WrongVersions:
     t = corrupt.shape[1]
     other = position + 1 if position + 1 < t else max(position - 1, 0)
     return {
-        "every position was patched: the whole clean output came back, not just one "
-        "position": lambda: clean,
-        "the batch dimension was patched (output[position]); the position is the second "
-        "dimension, output[:, position]": lambda: _patch_batch(corrupt, clean, position),
-        f"the wrong position was patched ({other}, not {position}): an off-by-one?": (
-            lambda: patched_output(corrupt, clean, other)
-        ),
+        tr(
+            "every position was patched: the whole clean output came back, not just one position"
+        ): lambda: clean,
+        tr(
+            "the batch dimension was patched (output[position]); the position is the second "
+            "dimension, output[:, position]"
+        ): lambda: _patch_batch(corrupt, clean, position),
+        tr(
+            "the wrong position was patched ({other}, not {position}): an off-by-one?",
+            other=other,
+            position=position,
+        ): lambda: patched_output(corrupt, clean, other),
     }
 
 

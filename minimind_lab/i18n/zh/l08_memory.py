@@ -92,7 +92,35 @@ ZH: dict[str, str] = {
         "（{favourite}）。<br>"
         "消融 <b>{knockout}</b>：{accuracy}"
     ),
-    # The checker (exercise: a patching hook).
+    # The checker (exercise: a patching hook): its cases, mistakes and success line.
+    "batch 3, 5 positions, patch position 2": "批大小 3，5 个位置，修补位置 2",
+    "batch 3, 4 positions, patch position 0 (the first)": "批大小 3，4 个位置，修补位置 0（第一个）",
+    "batch 2, 6 positions, patch position 5 (the last)": "批大小 2，6 个位置，修补位置 5（最后一个）",
+    "batch 1, 1 position, patch position 0": "批大小 1，1 个位置，修补位置 0",
+    (
+        "{case}: make_hook returned {type}, expected a hook function hook(module, args, output)"
+    ): "{case}：make_hook 返回了 {type}，应当返回一个钩子函数 hook(module, args, output)",
+    (
+        "{case}: your hook changed the cached clean output in place; write into the module's "
+        "output (or a copy of it), never into the cache"
+    ): ("{case}：你的钩子原地改动了缓存的干净输出；应写入模块的输出（或它的副本），不要写入缓存"),
+    (
+        "{case}: the output is unchanged; a forward hook's return value replaces the output, so "
+        "return the patched tensor (returning None keeps the output as it was)"
+    ): (
+        "{case}：输出没有变化；前向钩子的返回值会替换模块的输出，所以要返回修补后的张量"
+        "（返回 None 则输出保持原样）"
+    ),
+    "every position was patched: the whole clean output came back, not just one position": (
+        "所有位置都被修补了：换回来的是整个干净输出，而不只是一个位置"
+    ),
+    (
+        "the batch dimension was patched (output[position]); the position is the second "
+        "dimension, output[:, position]"
+    ): "修补的是批维度（output[position]）；位置是第二个维度，应为 output[:, position]",
+    "the wrong position was patched ({other}, not {position}): an off-by-one?": (
+        "修补错了位置（{other}，而不是 {position}）：是不是差了一位？"
+    ),
     "your hook patches exactly one position, on {n} cases.": (
         "你写的钩子在全部 {n} 个用例上都只修补了一个位置。"
     ),
