@@ -69,11 +69,22 @@ class _Masked(ast.NodeTransformer):
         return node
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
-        fields = sorted(ast.dump(v) for v in node.values if isinstance(v, ast.FormattedValue))
-        literal = "".join(
-            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
-        )
-        self.texts.append(literal)
+        fields, literal = [], []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                literal.append(value.value)
+            elif isinstance(value, ast.FormattedValue):
+                inner = value.value
+                if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                    # A text placed with a format spec (a table header, f"{'closed':>13}"):
+                    # its text may be translated, its spec may not.
+                    self.texts.append(inner.value)
+                    value = ast.FormattedValue(
+                        ast.Constant("<text>"), value.conversion, value.format_spec
+                    )
+                fields.append(ast.dump(value))
+        fields.sort()
+        self.texts.append("".join(literal))
         return ast.copy_location(ast.Constant(value="<f-string: " + " | ".join(fields) + ">"), node)
 
 
@@ -207,6 +218,18 @@ def test_the_twin_comparison_checks_templates_metadata_and_the_language_choice()
             [cell('tr("{a} of {b}", a=1, b=2)')], [cell('tr("{b} 中的 {a}", a=1, b=2)')]
         )
         == []
+    )
+    assert (
+        twin_differences(
+            [cell("print(f\"{'closed':>13}{x:.2f}\")")], [cell("print(f\"{'压住':>13}{x:.2f}\")")]
+        )
+        == []
+    )
+    assert (
+        "the code differs"
+        in twin_differences(
+            [cell("print(f\"{'closed':>13}\")")], [cell("print(f\"{'压住':>11}\")")]
+        )[0]
     )
     assert "metadata" in twin_differences([cell("x", ("solution",))], [cell("x")])[0]
     markdown = {"cell_type": "markdown", "metadata": {}, "source": "x"}

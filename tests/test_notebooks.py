@@ -101,7 +101,9 @@ def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes
             f"{path.name} cell {i}: the solution must hide its code and its output"
         )
         work = cells[i - 1]
-        assert work["cell_type"] == "code" and _source(work).strip() in ("", "# your code here"), (
+        work_lines = _source(work).strip().splitlines()  # empty, or one comment ("# 在这里写…")
+        empty = not work_lines or (len(work_lines) == 1 and work_lines[0].startswith("#"))
+        assert work["cell_type"] == "code" and empty, (
             f"{path.name} cell {i - 1}: expected an empty cell to work in before the solution"
         )
         question = next(c for c in reversed(cells[: i - 1]) if c["cell_type"] == "markdown")
