@@ -1,4 +1,5 @@
-"""The core's type hints are checked, not only written: mypy over ``minimind_lab/*.py``.
+"""The core's type hints are checked, not only written: mypy over ``minimind_lab/*.py`` (and the
+language switch, ``minimind_lab/i18n``, which every layer calls).
 
 The files and settings live in ``pyproject.toml`` (``[tool.mypy]``), so a contributor runs the
 same check with ``.venv/bin/python -m mypy``. The first run takes some 15 s of CPU; later runs
