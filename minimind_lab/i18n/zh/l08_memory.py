@@ -10,7 +10,7 @@ ZH: dict[str, str] = {
     "full": "完整模型",
     "attention-only": "仅注意力",
     "MLP-only": "仅 MLP",
-    "narrow attention-only": "仅注意力（窄）",
+    "narrow attention-only": "窄的仅注意力",
     "plain MLP": "普通 MLP",
     "frozen MLP": "冻结 MLP",
     "{model}, {steps} steps": "{model}，{steps} 步",
