@@ -257,7 +257,12 @@ def _lesson08_floors(task: l08.FactTask) -> dict[str, float]:
 def mlp_model_comparison() -> Figure:
     s = l08.SETUP  # the first seed's three runs (lesson 08 trains three seeds of each)
     runs = [l08.train_model(name, s.seeds[0], setup=s) for name in l08.MODEL_NAMES]
-    title = f"Held-out accuracy, seed {s.seeds[0]}, {s.steps} steps at lr {s.lr:g}"
+    title = tr(
+        "Held-out accuracy, seed {seed}, {steps} steps at lr {lr:g}",
+        seed=s.seeds[0],
+        steps=s.steps,
+        lr=s.lr,
+    )
     floors = _lesson08_floors(l08.fact_task(s))
     return l08.plot_model_comparison(l08.accuracy_table(runs), floors=floors, title=title)
 
@@ -279,7 +284,9 @@ def mlp_patching() -> Figure:
     task = l08.fact_task(s)
     patch_set = l08.make_corpus(task, s.eval_size, s.eval_seed).rows(0, s.patch_size)
     grids = l08.patching_grid(run.model, task, patch_set, seed=s.corrupt_seed)
-    title = f"Seed {s.seeds[0]}, subject swapped: share of the logit difference restored"
+    title = tr(
+        "Seed {seed}, subject swapped: share of the logit difference restored", seed=s.seeds[0]
+    )
     return l08.plot_patching_grid(grids, title=title)
 
 

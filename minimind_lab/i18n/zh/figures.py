@@ -20,6 +20,12 @@ ZH: dict[str, str] = {
     ),
     # Panel titles a builder writes itself.
     "{name}: closed {before:.0%} → {after:.0%}": "{name}：压住 {before:.0%} → {after:.0%}",
+    "Held-out accuracy, seed {seed}, {steps} steps at lr {lr:g}": (
+        "留出集准确率：种子 {seed}，学习率 {lr:g} 下训练 {steps} 步"
+    ),
+    "Seed {seed}, subject swapped: share of the logit difference restored": (
+        "种子 {seed}，替换主语：恢复的 logit 差比例"
+    ),
     # Lesson titles (gallery headings).
     "Attention vs MLP: who does what": "注意力与 MLP：各司何职",
     "Linear collapse: why the activation is the point": "线性坍缩：激活函数为何是关键",
