@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ..i18n import tr
+from ..i18n import tr, tr_noop
 from ..minimind import FeedForward, MiniMindConfig
 from ._compare import (
     ExerciseError,
@@ -29,44 +29,52 @@ _KEYS = {"gate_proj.weight", "up_proj.weight", "down_proj.weight"}
 
 def _cases() -> dict[str, MiniMindConfig]:
     return {
-        "MiniMindConfig(hidden_size=64) (MiniMind2)": MiniMindConfig(hidden_size=64),
-        "MiniMindConfig(hidden_size=96, version='minimind3')": MiniMindConfig(
+        tr_noop("MiniMindConfig(hidden_size=64) (MiniMind2)"): MiniMindConfig(hidden_size=64),
+        tr_noop("MiniMindConfig(hidden_size=96, version='minimind3')"): MiniMindConfig(
             hidden_size=96, version="minimind3"
         ),
-        "MiniMindConfig(hidden_size=64, intermediate_size=100)": MiniMindConfig(
+        tr_noop("MiniMindConfig(hidden_size=64, intermediate_size=100)"): MiniMindConfig(
             hidden_size=64, intermediate_size=100
         ),
-        "MiniMindConfig(hidden_size=32, hidden_act='gelu')": MiniMindConfig(
+        tr_noop("MiniMindConfig(hidden_size=32, hidden_act='gelu')"): MiniMindConfig(
             hidden_size=32, hidden_act="gelu"
         ),
-        "MiniMindConfig(hidden_size=32, dropout=0.5) (MiniMind2), training mode": MiniMindConfig(
-            hidden_size=32, dropout=0.5
+        tr_noop("MiniMindConfig(hidden_size=32, dropout=0.5) (MiniMind2), training mode"): (
+            MiniMindConfig(hidden_size=32, dropout=0.5)
         ),
-        "MiniMindConfig(hidden_size=32, dropout=0.5, version='minimind3'), training mode": (
-            MiniMindConfig(hidden_size=32, dropout=0.5, version="minimind3")
-        ),
+        tr_noop(
+            "MiniMindConfig(hidden_size=32, dropout=0.5, version='minimind3'), training mode"
+        ): MiniMindConfig(hidden_size=32, dropout=0.5, version="minimind3"),
     }
 
 
 def _width_mistake(config: MiniMindConfig, got: int) -> str:
     h = config.hidden_size
     known = {
-        int(8 * h / 3): "int(8h/3) without rounding up to a multiple of 64",
-        64 * math.floor(8 * h / 3 / 64): "8h/3 truncated to a multiple of 64 (should round up)",
-        64 * math.ceil(math.pi * h / 64): "minimind-3's π rule",
-        64 * math.ceil(int(8 * h / 3) / 64): "MiniMind2's 8/3 rule",
-        4 * h: "4h, the original Transformer's width",
+        int(8 * h / 3): tr_noop("int(8h/3) without rounding up to a multiple of 64"),
+        64 * math.floor(8 * h / 3 / 64): tr_noop(
+            "8h/3 truncated to a multiple of 64 (should round up)"
+        ),
+        64 * math.ceil(math.pi * h / 64): tr_noop("minimind-3's π rule"),
+        64 * math.ceil(int(8 * h / 3) / 64): tr_noop("MiniMind2's 8/3 rule"),
+        4 * h: tr_noop("4h, the original Transformer's width"),
     }
     if config.intermediate_size is not None:
-        return (
-            f"width {got}, but the config sets intermediate_size={config.intermediate_size}: "
-            "a given width is used as it is, and only a missing one is derived"
+        return tr(
+            "width {got}, but the config sets intermediate_size={given}: "
+            "a given width is used as it is, and only a missing one is derived",
+            got=got,
+            given=config.intermediate_size,
         )
-    reason = known.get(got, "a width the config does not give")
+    reason = known.get(got, tr_noop("a width the config does not give"))
     expected = config.derived_intermediate_size()
-    return (
-        f"width {got} ({reason}); {config.version} gives {expected}: derive it with "
-        f"ml.intermediate_size(config.hidden_size, config.spec.width_rule)"
+    return tr(
+        "width {got} ({reason}); {version} gives {expected}: derive it with "
+        "ml.intermediate_size(config.hidden_size, config.spec.width_rule)",
+        got=got,
+        reason=tr(reason),
+        version=config.version,
+        expected=expected,
     )
 
 
@@ -78,20 +86,36 @@ def _check_parameters(
     biases = sorted(k for k in ours if k.endswith(".bias"))
     if biases:
         raise ExerciseError(
-            f"{case}: bias present ({', '.join(biases)}); MiniMind's three projections are "
-            "nn.Linear(..., bias=False)"
+            tr(
+                "{case}: bias present ({biases}); MiniMind's three projections are "
+                "nn.Linear(..., bias=False)",
+                case=case,
+                biases=", ".join(biases),
+            )
         )
     if set(ours) != _KEYS:
         raise ExerciseError(
-            f"{case}: your module's parameters are {sorted(ours)}; expected "
-            f"{sorted(_KEYS)} (MiniMind's names, so its checkpoints load unchanged)"
+            tr(
+                "{case}: your module's parameters are {ours}; expected "
+                "{keys} (MiniMind's names, so its checkpoints load unchanged)",
+                case=case,
+                ours=sorted(ours),
+                keys=sorted(_KEYS),
+            )
         )
     if ours != theirs:
         m = ours["gate_proj.weight"][0]
         expected_m = theirs["gate_proj.weight"][0]
         if m != expected_m:
             raise ExerciseError(f"{case}: {_width_mistake(config, m)}")
-        raise ExerciseError(f"{case}: parameter shapes {ours}, expected {theirs}")
+        raise ExerciseError(
+            tr(
+                "{case}: parameter shapes {ours}, expected {theirs}",
+                case=case,
+                ours=ours,
+                theirs=theirs,
+            )
+        )
 
 
 def _mistakes(ref: FeedForward, x: Tensor, seed: int) -> dict[str, Callable[[], Tensor]]:
@@ -105,18 +129,20 @@ def _mistakes(ref: FeedForward, x: Tensor, seed: int) -> dict[str, Callable[[], 
         return run
 
     return {
-        "SiLU applied to the up branch instead of the gate": seeded(
+        tr("SiLU applied to the up branch instead of the gate"): seeded(
             lambda: drop(down(gate(x) * ref.act_fn(up(x))))
         ),
-        "config.hidden_act ignored: SiLU used where the config asks for another activation": (
+        tr("config.hidden_act ignored: SiLU used where the config asks for another activation"): (
             seeded(lambda: drop(down(F.silu(gate(x)) * up(x))))
         ),
-        "no gate: a plain FFN, down(act(up(x)))": seeded(lambda: drop(down(ref.act_fn(up(x))))),
-        "dropout missing: MiniMind2 applies nn.Dropout(config.dropout) after down_proj": seeded(
+        tr("no gate: a plain FFN, down(act(up(x)))"): seeded(lambda: drop(down(ref.act_fn(up(x))))),
+        tr("dropout missing: MiniMind2 applies nn.Dropout(config.dropout) after down_proj"): seeded(
             lambda: down(ref.act_fn(gate(x)) * up(x))
         ),
-        "dropout applied, but minimind-3's FeedForward has none (config.spec.ffn_dropout is "
-        "False)": seeded(lambda: F.dropout(down(ref.act_fn(gate(x)) * up(x)), 0.5)),
+        tr(
+            "dropout applied, but minimind-3's FeedForward has none (config.spec.ffn_dropout is "
+            "False)"
+        ): seeded(lambda: F.dropout(down(ref.act_fn(gate(x)) * up(x)), 0.5)),
     }
 
 
@@ -133,13 +159,18 @@ def check_feedforward(factory: FeedForwardFactory) -> None:
     require_callable("factory", factory, "a class or function taking a MiniMindConfig")
     cases = _cases()
     g = torch.Generator().manual_seed(707)
-    for i, (case, config) in enumerate(cases.items()):
+    for i, (key, config) in enumerate(cases.items()):
+        case = tr(key)
         with fresh_rng(700 + i):
             module = run_learner(factory, case, copy.deepcopy(config))
             reference = FeedForward(copy.deepcopy(config))
         if not isinstance(module, nn.Module):
             raise ExerciseError(
-                f"{case}: your factory returned a {type(module).__name__}, expected an nn.Module"
+                tr(
+                    "{case}: your factory returned a {kind}, expected an nn.Module",
+                    case=case,
+                    kind=type(module).__name__,
+                )
             )
         _check_parameters(module, reference, config, case)
         module.load_state_dict(reference.state_dict())

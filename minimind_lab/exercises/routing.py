@@ -8,7 +8,7 @@ import torch
 from torch import Tensor
 
 from .._checks import check_bool
-from ..i18n import tr
+from ..i18n import tr, tr_noop
 from ._compare import (
     ExerciseError,
     WrongVersions,
@@ -48,17 +48,17 @@ def _mistakes(logits: Tensor, k: int, experts: Tensor) -> WrongVersions:
     raw, chosen = scores.topk(k, dim=-1)
     top_logits = logits.topk(k, dim=-1)
     return {
-        "the weights are not rescaled to sum to one (divide by their sum over the k)": (
+        tr("the weights are not rescaled to sum to one (divide by their sum over the k)"): (
             lambda: _by_expert(raw, chosen)[0]
         ),
-        "the weights are rescaled to sum to one; here the raw softmax scores are "
-        "expected (MiniMind2 with top_k = 1 keeps them)": lambda: _by_expert(
-            raw / raw.sum(-1, keepdim=True), chosen
-        )[0],
-        "the weights are the raw logits; apply the softmax over the experts first": (
+        tr(
+            "the weights are rescaled to sum to one; here the raw softmax scores are "
+            "expected (MiniMind2 with top_k = 1 keeps them)"
+        ): lambda: _by_expert(raw / raw.sum(-1, keepdim=True), chosen)[0],
+        tr("the weights are the raw logits; apply the softmax over the experts first"): (
             lambda: _by_expert(top_logits.values, top_logits.indices)[0]
         ),
-        "the softmax runs over the tokens (dim 0), not over the experts (dim -1)": (
+        tr("the softmax runs over the tokens (dim 0), not over the experts (dim -1)"): (
             lambda: logits.softmax(0).gather(-1, experts)
         ),
     }
@@ -67,11 +67,11 @@ def _mistakes(logits: Tensor, k: int, experts: Tensor) -> WrongVersions:
 def _cases() -> dict[str, tuple[Tensor, int]]:
     g = torch.Generator().manual_seed(909)
     return {
-        "6 tokens, 4 experts, k=1": (torch.randn(6, 4, generator=g), 1),
-        "6 tokens, 4 experts, k=2": (torch.randn(6, 4, generator=g), 2),
-        "(2, 3) tokens, 8 experts, k=3": (torch.randn(2, 3, 8, generator=g), 3),
-        "5 tokens, 4 experts, k=4 (all of them)": (torch.randn(5, 4, generator=g), 4),
-        "float64, 4 tokens, 6 experts, k=2": (
+        tr_noop("6 tokens, 4 experts, k=1"): (torch.randn(6, 4, generator=g), 1),
+        tr_noop("6 tokens, 4 experts, k=2"): (torch.randn(6, 4, generator=g), 2),
+        tr_noop("(2, 3) tokens, 8 experts, k=3"): (torch.randn(2, 3, 8, generator=g), 3),
+        tr_noop("5 tokens, 4 experts, k=4 (all of them)"): (torch.randn(5, 4, generator=g), 4),
+        tr_noop("float64, 4 tokens, 6 experts, k=2"): (
             torch.randn(4, 6, generator=g, dtype=torch.float64),
             2,
         ),
@@ -88,23 +88,36 @@ def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
     """
     require_callable("fn", fn, "a function fn(logits, k) returning (weights, experts)")
     check_bool("renormalize", renormalize)
-    for case, (logits, k) in _cases().items():
+    for key, (logits, k) in _cases().items():
+        case = tr(key)
         result = run_learner(fn, case, logits.clone(), k)
         if not (isinstance(result, tuple | list) and len(result) == 2):
             raise ExerciseError(
-                f"{case}: your function returned a {type(result).__name__}; expected a pair "
-                "(weights, experts)"
+                tr(
+                    "{case}: your function returned a {kind}; expected a pair (weights, experts)",
+                    case=case,
+                    kind=type(result).__name__,
+                )
             )
         weights, experts = result
         if not isinstance(experts, Tensor) or experts.dtype != torch.int64:
             raise ExerciseError(
-                f"{case}: experts should be an int64 tensor of indices (what topk returns), got "
-                f"{getattr(experts, 'dtype', type(experts).__name__)}"
+                tr(
+                    "{case}: experts should be an int64 tensor of indices (what topk returns), "
+                    "got {got}",
+                    case=case,
+                    got=getattr(experts, "dtype", type(experts).__name__),
+                )
             )
         ref_w, ref_e = top_k_routing(logits, k, renormalize)
         if experts.shape != ref_e.shape:
             raise ExerciseError(
-                f"{case}: experts has shape {tuple(experts.shape)}, expected {tuple(ref_e.shape)}"
+                tr(
+                    "{case}: experts has shape {got}, expected {expected}",
+                    case=case,
+                    got=tuple(experts.shape),
+                    expected=tuple(ref_e.shape),
+                )
             )
         got_w, got_e = (
             _by_expert(weights, experts)
@@ -114,10 +127,16 @@ def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
         ref_w, ref_e = _by_expert(ref_w, ref_e)
         if not torch.equal(got_e, ref_e):
             if torch.equal(got_e, _by_expert(*logits.softmax(-1).topk(k, largest=False))[1]):
-                raise ExerciseError(f"{case}: you chose the k lowest scores; take the largest")
+                raise ExerciseError(
+                    tr("{case}: you chose the k lowest scores; take the largest", case=case)
+                )
             bad = int((got_e != ref_e).any(dim=-1).sum())
             raise ExerciseError(
-                f"{case}: {bad} tokens chose other experts than the k with the highest scores"
+                tr(
+                    "{case}: {bad} tokens chose other experts than the k with the highest scores",
+                    case=case,
+                    bad=bad,
+                )
             )
         compare_tensor(
             got_w, ref_w, case=case, what="weights", wrong_versions=_mistakes(logits, k, ref_e)

@@ -36,4 +36,68 @@ ZH: dict[str, str] = {
     "your FeedForward matches ml.FeedForward on {n} configs.": (
         "你的 FeedForward 在 {n} 个配置上都与 ml.FeedForward 一致。"
     ),
+    # exercises/feedforward.py: the configs tried, and what a wrong module is told
+    "MiniMindConfig(hidden_size=64) (MiniMind2)": "MiniMindConfig(hidden_size=64)（MiniMind2）",
+    "MiniMindConfig(hidden_size=96, version='minimind3')": (
+        "MiniMindConfig(hidden_size=96, version='minimind3')"
+    ),
+    "MiniMindConfig(hidden_size=64, intermediate_size=100)": (
+        "MiniMindConfig(hidden_size=64, intermediate_size=100)"
+    ),
+    "MiniMindConfig(hidden_size=32, hidden_act='gelu')": (
+        "MiniMindConfig(hidden_size=32, hidden_act='gelu')"
+    ),
+    "MiniMindConfig(hidden_size=32, dropout=0.5) (MiniMind2), training mode": (
+        "MiniMindConfig(hidden_size=32, dropout=0.5)（MiniMind2），训练模式"
+    ),
+    "MiniMindConfig(hidden_size=32, dropout=0.5, version='minimind3'), training mode": (
+        "MiniMindConfig(hidden_size=32, dropout=0.5, version='minimind3')，训练模式"
+    ),
+    "int(8h/3) without rounding up to a multiple of 64": "int(8h/3)，没有向上取整到 64 的倍数",
+    "8h/3 truncated to a multiple of 64 (should round up)": (
+        "8h/3 向下截断到 64 的倍数（应当向上取整）"
+    ),
+    "minimind-3's π rule": "minimind-3 的 π 规则",
+    "MiniMind2's 8/3 rule": "MiniMind2 的 8/3 规则",
+    "4h, the original Transformer's width": "4h，原始 Transformer 的宽度",
+    "a width the config does not give": "一个 config 给不出的宽度",
+    "width {got}, but the config sets intermediate_size={given}: "
+    "a given width is used as it is, and only a missing one is derived": (
+        "宽度为 {got}，但 config 设定了 intermediate_size={given}："
+        "给定的宽度要原样使用，只有缺省时才推导"
+    ),
+    "width {got} ({reason}); {version} gives {expected}: derive it with "
+    "ml.intermediate_size(config.hidden_size, config.spec.width_rule)": (
+        "宽度为 {got}（{reason}）；{version} 给出的是 {expected}：请用 "
+        "ml.intermediate_size(config.hidden_size, config.spec.width_rule) 推导"
+    ),
+    "{case}: bias present ({biases}); MiniMind's three projections are "
+    "nn.Linear(..., bias=False)": (
+        "{case}：有偏置（{biases}）；MiniMind 的三个投影都是 nn.Linear(..., bias=False)"
+    ),
+    "{case}: your module's parameters are {ours}; expected "
+    "{keys} (MiniMind's names, so its checkpoints load unchanged)": (
+        "{case}：你的模块的参数是 {ours}；应当是 {keys}"
+        "（MiniMind 的名字，这样它的检查点才能原样加载）"
+    ),
+    "{case}: parameter shapes {ours}, expected {theirs}": (
+        "{case}：参数形状为 {ours}，应当是 {theirs}"
+    ),
+    "SiLU applied to the up branch instead of the gate": (
+        "SiLU 用在了 up 分支（内容分支）上，而不是门控分支上"
+    ),
+    "config.hidden_act ignored: SiLU used where the config asks for another activation": (
+        "忽略了 config.hidden_act：config 要求别的激活函数，却用了 SiLU"
+    ),
+    "no gate: a plain FFN, down(act(up(x)))": "没有门控：普通 FFN，down(act(up(x)))",
+    "dropout missing: MiniMind2 applies nn.Dropout(config.dropout) after down_proj": (
+        "缺了 dropout：MiniMind2 在 down_proj 之后接 nn.Dropout(config.dropout)"
+    ),
+    "dropout applied, but minimind-3's FeedForward has none (config.spec.ffn_dropout is False)": (
+        "用了 dropout，但 minimind-3 的 FeedForward 没有 dropout（config.spec.ffn_dropout 为 "
+        "False）"
+    ),
+    "{case}: your factory returned a {kind}, expected an nn.Module": (
+        "{case}：你的工厂函数返回了一个 {kind}，应当返回 nn.Module"
+    ),
 }

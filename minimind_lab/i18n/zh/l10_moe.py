@@ -55,4 +55,36 @@ ZH: dict[str, str] = {
     "your routing picks the same experts and weights ({mode}) on {n} cases.": (
         "你的路由在 {n} 个用例上选出的专家和权重（{mode}）都与参考一致。"
     ),
+    "the weights are not rescaled to sum to one (divide by their sum over the k)": (
+        "权重没有重新缩放为和为 1（除以这 k 个权重之和）"
+    ),
+    "the weights are rescaled to sum to one; here the raw softmax scores are "
+    "expected (MiniMind2 with top_k = 1 keeps them)": (
+        "权重被重新缩放为和为 1；这里要的是原始 softmax 分数（MiniMind2 在 top_k = 1 时保留它们）"
+    ),
+    "the weights are the raw logits; apply the softmax over the experts first": (
+        "权重是原始 logits；要先在专家维上做 softmax"
+    ),
+    "the softmax runs over the tokens (dim 0), not over the experts (dim -1)": (
+        "softmax 做在了 token 维（dim 0）上，而不是专家维（dim -1）"
+    ),
+    "6 tokens, 4 experts, k=1": "6 个 token，4 个专家，k=1",
+    "6 tokens, 4 experts, k=2": "6 个 token，4 个专家，k=2",
+    "(2, 3) tokens, 8 experts, k=3": "(2, 3) 个 token，8 个专家，k=3",
+    "5 tokens, 4 experts, k=4 (all of them)": "5 个 token，4 个专家，k=4（全部专家）",
+    "float64, 4 tokens, 6 experts, k=2": "float64，4 个 token，6 个专家，k=2",
+    "{case}: your function returned a {kind}; expected a pair (weights, experts)": (
+        "{case}：你的函数返回了一个 {kind}；应当返回一对 (weights, experts)"
+    ),
+    "{case}: experts should be an int64 tensor of indices (what topk returns), "
+    "got {got}": "{case}：experts 应当是 int64 的索引张量（即 topk 返回的那种），实际是 {got}",
+    "{case}: experts has shape {got}, expected {expected}": (
+        "{case}：experts 的形状是 {got}，应当是 {expected}"
+    ),
+    "{case}: you chose the k lowest scores; take the largest": (
+        "{case}：你选了分数最低的 k 个；应当取最高的"
+    ),
+    "{case}: {bad} tokens chose other experts than the k with the highest scores": (
+        "{case}：有 {bad} 个 token 选的专家不是分数最高的那 k 个"
+    ),
 }
