@@ -7,6 +7,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
@@ -99,7 +100,9 @@ def check_collapse(fn: CollapseFn) -> None:
         compare_tensor(
             bias, ref_b, case=case, what="bias", wrong_versions=_bias_mistakes(w2, b1, b2)
         )
-    success(f"the collapsed layer matches W2·W1 and W2·b1 + b2 on {len(cases)} pairs of layers.")
+    success(
+        tr("the collapsed layer matches W2·W1 and W2·b1 + b2 on {n} pairs of layers.", n=len(cases))
+    )
 
 
 def _weight_mistakes(w1: Tensor, w2: Tensor) -> WrongVersions:

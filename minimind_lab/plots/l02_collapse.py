@@ -20,6 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.path import Path
 from torch import Tensor
 
+from ..i18n import tr, tr_noop
 from ..lessons.l02_collapse import FLAT_TOLERANCE, Dataset2D, DecisionRegions
 from .style import DIVERGING_CMAP, PALETTE, axes_or_new, finish, new_figure, series_style
 
@@ -49,6 +50,16 @@ _REGION_IMAGE = {
     "interpolation": "bilinear",
     "aspect": "auto",
 }
+#: Panel names other than activation names that the lesson and its figure pass; drawn translated.
+_PANEL_LABELS = (tr_noop("input grid"),)
+#: The default titles of ``plot_warped_grids`` and ``plot_decision_regions``, drawn translated.
+WARPED_GRIDS_TITLE = tr_noop(
+    "A linear map keeps lines straight; every activation bends them, ReLU "
+    "flattens regions, GELU and SiLU fold the plane over (black)"
+)
+DECISION_REGIONS_TITLE = tr_noop(
+    "Without an activation the boundary is one straight line; with one it winds between the arms"
+)
 
 
 def _axes_for(count: int, axes: Sequence[Axes] | None, panel: tuple[float, float]):
@@ -63,7 +74,16 @@ def _axes_for(count: int, axes: Sequence[Axes] | None, panel: tuple[float, float
 
 
 def _display_name(name: str) -> str:
-    return "no activation (linear)" if name == "none" else name
+    if name == "none":
+        return tr("no activation (linear)")
+    return tr(name) if name in _PANEL_LABELS else name  # activation names stay as written
+
+
+def _suptitle(fig: Figure, title: str | None, default: str) -> None:
+    """``title`` above all panels; the default one in the current language, a caller's own as
+    given."""
+    if title:
+        fig.suptitle(tr(title) if title == default else title, fontsize=11)
 
 
 def draw_warped_grid(
@@ -93,7 +113,7 @@ def draw_warped_grid(
             _folded_scatter(ax, points)
             _folded_legend(ax)
     ax.set_aspect("equal", adjustable="datalim")
-    finish(ax, title=title, xlabel="first coordinate", ylabel="second coordinate")
+    finish(ax, title=title, xlabel=tr("first coordinate"), ylabel=tr("second coordinate"))
     return ax
 
 
@@ -106,7 +126,7 @@ def _folded_points(lines: Tensor, area_scale: Tensor) -> Tensor:
 
 def _folded_scatter(ax: Axes, points: Tensor) -> PathCollection:
     return ax.scatter(
-        points[:, 0], points[:, 1], s=1, color="black", alpha=0.6, zorder=3, label="folded"
+        points[:, 0], points[:, 1], s=1, color="black", alpha=0.6, zorder=3, label=tr("folded")
     )
 
 
@@ -117,8 +137,7 @@ def _folded_legend(ax: Axes) -> None:
 def plot_warped_grids(
     grids: Mapping[str, Tensor],
     axes: Sequence[Axes] | None = None,
-    title: str | None = "A linear map keeps lines straight; every activation bends them, ReLU "
-    "flattens regions, GELU and SiLU fold the plane over (black)",
+    title: str | None = WARPED_GRIDS_TITLE,
     area_scales: Mapping[str, Tensor] | None = None,
 ) -> Figure:
     """One panel per entry of ``grids`` (name → warped lines ``(2L, P, 2)``), left to right.
@@ -138,10 +157,14 @@ def plot_warped_grids(
         if scale is not None:
             folded = (scale < -FLAT_TOLERANCE).float().mean().item()
             flat = (scale.abs() <= FLAT_TOLERANCE).float().mean().item()
-            panel_title = f"{panel_title}\nfolded {folded:.0%}, flattened {flat:.0%}"
+            panel_title = tr(
+                "{name}\nfolded {folded:.0%}, flattened {flat:.0%}",
+                name=panel_title,
+                folded=folded,
+                flat=flat,
+            )
         draw_warped_grid(ax, lines, title=panel_title, area_scale=scale)
-    if title:
-        fig.suptitle(title, fontsize=11)
+    _suptitle(fig, title, WARPED_GRIDS_TITLE)
     return fig
 
 
@@ -182,7 +205,7 @@ def _class_scatters(ax: Axes, data: Dataset2D) -> tuple[PathCollection, PathColl
                 marker=_CLASS_MARKERS[label],
                 edgecolors="black",
                 linewidths=0.3,
-                label=f"class {label}",
+                label=tr("class {label}", label=label),
             )
         )
     return scatters[0], scatters[1]
@@ -200,8 +223,7 @@ def plot_decision_regions(
     data: Dataset2D,
     accuracies: Mapping[str, float] | None = None,
     axes: Sequence[Axes] | None = None,
-    title: str | None = "Without an activation the boundary is one straight line; with one it "
-    "winds between the arms",
+    title: str | None = DECISION_REGIONS_TITLE,
 ) -> Figure:
     """One panel per trained model (name → ``decision_regions`` result), over the same ``data``.
 
@@ -214,10 +236,11 @@ def plot_decision_regions(
     for ax, (name, region) in zip(axes, regions.items(), strict=True):
         panel_title = _display_name(name)
         if accuracies is not None and name in accuracies:
-            panel_title = f"{panel_title}: {accuracies[name]:.1%} correct"
+            panel_title = tr(
+                "{name}: {accuracy:.1%} correct", name=panel_title, accuracy=accuracies[name]
+            )
         draw_decision_regions(ax, region, data, title=panel_title)
-    if title:
-        fig.suptitle(title, fontsize=11)
+    _suptitle(fig, title, DECISION_REGIONS_TITLE)
     return fig
 
 
@@ -280,7 +303,7 @@ def new_collapse_panels(
     folded = _folded_scatter(left, np.empty((0, 2)))
     _folded_legend(left)
     left.set_aspect("equal", adjustable="datalim")
-    finish(left, xlabel="first coordinate", ylabel="second coordinate")
+    finish(left, xlabel=tr("first coordinate"), ylabel=tr("second coordinate"))
     image = right.imshow(np.full((2, 2), 0.5), extent=extent, **_REGION_IMAGE)
     # Drawn like ``Axes.contour``'s lines (a collection of paths); its paths change per update.
     boundary = Collection(facecolors="none", edgecolors="black", linewidths=1.0, zorder=2)
@@ -360,9 +383,9 @@ def plot_loss_curves(losses: Mapping[str, Sequence[float]], ax: Axes | None = No
     ax.set_yscale("log")
     finish(
         ax,
-        title="Without an activation the loss stalls; with one it falls far below",
-        xlabel="training step",
-        ylabel="cross-entropy loss",
+        title=tr("Without an activation the loss stalls; with one it falls far below"),
+        xlabel=tr("training step"),
+        ylabel=tr("cross-entropy loss"),
         legend=True,
     )
     return fig
@@ -392,16 +415,16 @@ def plot_rank_vs_width(
         color=style["color"],
         marker=style["marker"],
         linestyle="none",
-        label="measured rank",
+        label=tr("measured rank"),
     )
     ax.set_xscale("log", base=2)
     ax.set_xticks(list(widths), [str(w) for w in widths])
     ax.minorticks_off()
     finish(
         ax,
-        title=f"Wider than h = {hidden_size} adds no rank",
-        xlabel="width m (log scale)",
-        ylabel="rank of W₂·W₁",
+        title=tr("Wider than h = {h} adds no rank", h=hidden_size),
+        xlabel=tr("width m (log scale)"),
+        ylabel=tr("rank of W₂·W₁"),
         legend=True,
     )
     return fig

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 from torch import nn
 
+from ..i18n import tr
 from ..lessons.l02_collapse import (
     FLAT_TOLERANCE,
     SETUP,
@@ -79,22 +80,33 @@ class CollapseView:
 
     def _update(self, activation: str) -> str:
         warped, scale, regions, result = self.precomputed[activation]
-        label = "no activation" if activation == "none" else activation
+        label = tr("no activation") if activation == "none" else activation
         update_collapse_panels(
             self.panels,
             warped,
             scale,
             regions,
-            grid_title=f"Grid through Linear → {label} → Linear",
-            regions_title=f"{self.n_linear}-layer stack, {label}: {result.accuracy:.1%} correct",
+            grid_title=tr("Grid through Linear → {label} → Linear", label=label),
+            regions_title=tr(
+                "{n}-layer stack, {label}: {accuracy:.1%} correct",
+                n=self.n_linear,
+                label=label,
+                accuracy=result.accuracy,
+            ),
         )
         folded = (scale < -FLAT_TOLERANCE).float().mean().item()
         flat = (scale.abs() <= FLAT_TOLERANCE).float().mean().item()
-        return (
-            f"<b>{label}</b>: the grid is folded over at {folded:.0%} of its points and "
-            f"flattened at {flat:.0%}. Stack: training accuracy {result.accuracy:.3f}, final "
-            f"loss {result.losses[-1]:.3f}. A single linear classifier reaches "
-            f"{self.linear_classifier:.3f} on the same points."
+        return tr(
+            "<b>{label}</b>: the grid is folded over at {folded:.0%} of its points and "
+            "flattened at {flat:.0%}. Stack: training accuracy {accuracy:.3f}, final "
+            "loss {loss:.3f}. A single linear classifier reaches "
+            "{linear:.3f} on the same points.",
+            label=label,
+            folded=folded,
+            flat=flat,
+            accuracy=result.accuracy,
+            loss=result.losses[-1],
+            linear=self.linear_classifier,
         )
 
     def draw_frame(self, activation: str) -> tuple[bytes, str]:
@@ -116,10 +128,10 @@ def activation_warps_the_plane_widget() -> InteractivePlot:
     Every model is trained when the widget is built, and a redraw only draws.
     """
     dropdown = widgets.Dropdown(
-        options=list(STACK_ACTIVATIONS), value="relu", description="activation"
+        options=list(STACK_ACTIVATIONS), value="relu", description=tr("activation")
     )
     return InteractivePlot(
         {"activation": dropdown},
         CollapseView(),
-        title="What the activation adds to a stack of linear layers",
+        title=tr("What the activation adds to a stack of linear layers"),
     )

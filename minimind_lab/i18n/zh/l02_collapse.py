@@ -1,3 +1,54 @@
 """Chinese for l02_collapse (see ``minimind_lab.i18n.zh``)."""
 
-ZH: dict[str, str] = {}
+ZH: dict[str, str] = {
+    # plots/l02_collapse.py: the warped grids
+    "input grid": "输入网格",
+    "A linear map keeps lines straight; every activation bends them, ReLU "
+    "flattens regions, GELU and SiLU fold the plane over (black)": (
+        "线性映射让直线保持笔直；每种激活函数都会把线弯折，ReLU 压平区域，"
+        "GELU 和 SiLU 把平面翻折过来（黑点）"
+    ),
+    "no activation (linear)": "无激活函数（线性）",
+    "first coordinate": "第一个坐标",
+    "second coordinate": "第二个坐标",
+    "folded": "翻折",
+    "{name}\nfolded {folded:.0%}, flattened {flat:.0%}": (
+        "{name}\n翻折 {folded:.0%}，压平 {flat:.0%}"
+    ),
+    # plots/l02_collapse.py: the decision regions
+    "Without an activation the boundary is one straight line; with one it winds between the arms": (
+        "没有激活函数，边界是一条直线；有了激活函数，边界在两臂之间蜿蜒"
+    ),
+    "class {label}": "类别 {label}",
+    "{name}: {accuracy:.1%} correct": "{name}：准确率 {accuracy:.1%}",
+    # plots/l02_collapse.py: loss curves and rank
+    "Without an activation the loss stalls; with one it falls far below": (
+        "没有激活函数，损失停滞不前；有了激活函数，损失降得低得多"
+    ),
+    "training step": "训练步数",
+    "cross-entropy loss": "交叉熵损失",
+    "measured rank": "实测的秩",
+    "Wider than h = {h} adds no rank": "宽度超过 h = {h} 不会增加秩",
+    "width m (log scale)": "宽度 m（对数刻度）",
+    "rank of W₂·W₁": "W₂·W₁ 的秩",
+    # widgets/l02_collapse.py
+    "no activation": "无激活函数",
+    "Grid through Linear → {label} → Linear": "网格经过 Linear → {label} → Linear",
+    "{n}-layer stack, {label}: {accuracy:.1%} correct": (
+        "{n} 层堆叠，{label}：准确率 {accuracy:.1%}"
+    ),
+    "<b>{label}</b>: the grid is folded over at {folded:.0%} of its points and "
+    "flattened at {flat:.0%}. Stack: training accuracy {accuracy:.3f}, final "
+    "loss {loss:.3f}. A single linear classifier reaches "
+    "{linear:.3f} on the same points.": (
+        "<b>{label}</b>：网格有 {folded:.0%} 的点被翻折，{flat:.0%} 的点被压平。"
+        "堆叠网络：训练准确率 {accuracy:.3f}，最终损失 {loss:.3f}。"
+        "单个线性分类器在同样的点上达到 {linear:.3f}。"
+    ),
+    "activation": "激活函数",
+    "What the activation adds to a stack of linear layers": "激活函数给一叠线性层带来了什么",
+    # exercises/collapse.py
+    "the collapsed layer matches W2·W1 and W2·b1 + b2 on {n} pairs of layers.": (
+        "合并后的层在全部 {n} 对层上都与 W2·W1 和 W2·b1 + b2 一致。"
+    ),
+}
