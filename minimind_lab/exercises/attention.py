@@ -34,22 +34,28 @@ def _wrong_versions(q: Tensor, k: Tensor) -> dict[str, Callable[[], Tensor]]:
     below = torch.ones(t, t, dtype=torch.bool, device=q.device).tril()
     above = torch.ones(t, t, dtype=torch.bool, device=q.device).triu()
     return {
-        "the scores are not divided by √d (d = the query size) before the softmax": lambda: (
+        tr("the scores are not divided by √d (d = the query size) before the softmax"): lambda: (
             raw.masked_fill(~below, float("-inf")).softmax(-1)
         ),
-        "the scores are divided by d where the reference divides by √d": lambda: (
+        tr("the scores are divided by d where the reference divides by √d"): lambda: (
             (raw / d).masked_fill(~below, float("-inf")).softmax(-1)
         ),
-        "no causal mask: every position reads later positions too": lambda: scaled.softmax(-1),
-        "the mask is the wrong way round: it hides the past and keeps the future (use tril, "
-        "not triu)": lambda: scaled.masked_fill(~above, float("-inf")).softmax(-1),
-        "the softmax runs over the wrong dimension (dim=-2, the queries); each row (one query) "
-        "should sum to one": lambda: scaled.masked_fill(~below, float("-inf")).softmax(-2),
-        "the mask is applied after the softmax, so the rows no longer sum to one; set the "
-        "future scores to -inf before the softmax": lambda: scaled.softmax(-1) * below,
-        "the future scores are set to 0, not -inf, so exp(0) = 1 still gives them weight": lambda: (
-            scaled.masked_fill(~below, 0.0).softmax(-1)
-        ),
+        tr("no causal mask: every position reads later positions too"): lambda: scaled.softmax(-1),
+        tr(
+            "the mask is the wrong way round: it hides the past and keeps the future (use tril, "
+            "not triu)"
+        ): lambda: scaled.masked_fill(~above, float("-inf")).softmax(-1),
+        tr(
+            "the softmax runs over the wrong dimension (dim=-2, the queries); each row (one query) "
+            "should sum to one"
+        ): lambda: scaled.masked_fill(~below, float("-inf")).softmax(-2),
+        tr(
+            "the mask is applied after the softmax, so the rows no longer sum to one; set the "
+            "future scores to -inf before the softmax"
+        ): lambda: scaled.softmax(-1) * below,
+        tr(
+            "the future scores are set to 0, not -inf, so exp(0) = 1 still gives them weight"
+        ): lambda: scaled.masked_fill(~below, 0.0).softmax(-1),
     }
 
 
@@ -62,16 +68,16 @@ def check_causal_attention_weights(fn: AttentionWeightsFn) -> None:
     require_callable("fn", fn, "a function fn(q, k) returning attention weights")
     g = torch.Generator().manual_seed(101)
     cases = {
-        "one position, q and k of shape (1, 4)": (torch.randn(1, 4, generator=g),) * 2,
-        "a batch of heads, q and k of shape (2, 3, 5, 8)": (
+        tr("one position, q and k of shape (1, 4)"): (torch.randn(1, 4, generator=g),) * 2,
+        tr("a batch of heads, q and k of shape (2, 3, 5, 8)"): (
             torch.randn(2, 3, 5, 8, generator=g),
             torch.randn(2, 3, 5, 8, generator=g),
         ),
-        "float64 inputs of shape (6, 4)": (
+        tr("float64 inputs of shape (6, 4)"): (
             torch.randn(6, 4, generator=g, dtype=torch.float64),
             torch.randn(6, 4, generator=g, dtype=torch.float64),
         ),
-        "large scores, q and k of shape (4, 16) times 30": (
+        tr("large scores, q and k of shape (4, 16) times 30"): (
             30 * torch.randn(4, 16, generator=g),
             30 * torch.randn(4, 16, generator=g),
         ),

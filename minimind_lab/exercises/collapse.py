@@ -42,8 +42,12 @@ def _as_pair(result: object, case: str) -> tuple[object, object]:
     if isinstance(result, tuple | list) and len(result) == 2:
         return result[0], result[1]
     raise ExerciseError(
-        f"{case}: your function returned a {type(result).__name__}; expected an nn.Linear or a "
-        "(weight, bias) pair"
+        tr(
+            "{case}: your function returned a {kind}; expected an nn.Linear or a (weight, bias) "
+            "pair",
+            case=case,
+            kind=type(result).__name__,
+        )
     )
 
 
@@ -66,16 +70,16 @@ def check_collapse(fn: CollapseFn) -> None:
     """
     require_callable("fn", fn, "a function fn(first, second) of two nn.Linear layers")
     cases = {
-        "square layers 8 → 8 → 8": _layers((8, 8, 8), True, True, torch.float32, 1),
-        "a wide middle 8 → 32 → 8": _layers((8, 32, 8), True, True, torch.float32, 2),
-        "rectangular layers 4 → 6 → 3": _layers((4, 6, 3), True, True, torch.float32, 3),
-        "the first layer without a bias (bias=None)": _layers(
+        tr("square layers 8 → 8 → 8"): _layers((8, 8, 8), True, True, torch.float32, 1),
+        tr("a wide middle 8 → 32 → 8"): _layers((8, 32, 8), True, True, torch.float32, 2),
+        tr("rectangular layers 4 → 6 → 3"): _layers((4, 6, 3), True, True, torch.float32, 3),
+        tr("the first layer without a bias (bias=None)"): _layers(
             (5, 7, 5), False, True, torch.float32, 4
         ),
-        "the second layer without a bias (bias=None)": _layers(
+        tr("the second layer without a bias (bias=None)"): _layers(
             (5, 7, 5), True, False, torch.float32, 5
         ),
-        "float64 layers 3 → 5 → 2": _layers((3, 5, 2), True, True, torch.float64, 6),
+        tr("float64 layers 3 → 5 → 2"): _layers((3, 5, 2), True, True, torch.float64, 6),
     }
     for case, (first, second) in cases.items():
         before = [p.detach().clone() for p in (*first.parameters(), *second.parameters())]
@@ -83,7 +87,9 @@ def check_collapse(fn: CollapseFn) -> None:
             result = run_learner(fn, case, first, second)
         after = [p.detach() for p in (*first.parameters(), *second.parameters())]
         if not all(torch.equal(x, y) for x, y in zip(before, after, strict=True)):
-            raise ExerciseError(f"{case}: your function changed the layers' own weights")
+            raise ExerciseError(
+                tr("{case}: your function changed the layers' own weights", case=case)
+            )
         weight, bias = _as_pair(result, case)
         (w1, b1), (w2, b2) = _weight_and_bias(first), _weight_and_bias(second)
         ref_w, ref_b = collapse_two(first, second)
@@ -94,8 +100,11 @@ def check_collapse(fn: CollapseFn) -> None:
             if bool((ref_b == 0).all()):
                 continue
             raise ExerciseError(
-                f"{case}: your layer has no bias; the collapsed bias is W2·b1 + b2, which is "
-                "not zero here"
+                tr(
+                    "{case}: your layer has no bias; the collapsed bias is W2·b1 + b2, which is "
+                    "not zero here",
+                    case=case,
+                )
             )
         compare_tensor(
             bias, ref_b, case=case, what="bias", wrong_versions=_bias_mistakes(w2, b1, b2)
@@ -107,19 +116,24 @@ def check_collapse(fn: CollapseFn) -> None:
 
 def _weight_mistakes(w1: Tensor, w2: Tensor) -> WrongVersions:
     return {
-        "the product is in the wrong order: W1·W2; the layer applied first stands on "
-        "the right, W = W2·W1": lambda: w1 @ w2,
-        "the weight is W1·W2ᵀ-like (transposed); nn.Linear stores (out, in), so "
-        "W = W2·W1": lambda: (w2 @ w1).T,
+        tr(
+            "the product is in the wrong order: W1·W2; the layer applied first stands on "
+            "the right, W = W2·W1"
+        ): lambda: w1 @ w2,
+        tr(
+            "the weight is W1·W2ᵀ-like (transposed); nn.Linear stores (out, in), so W = W2·W1"
+        ): lambda: (w2 @ w1).T,
     }
 
 
 def _bias_mistakes(w2: Tensor, b1: Tensor, b2: Tensor) -> WrongVersions:
     return {
-        "bias is b1 + b2: b1 must pass through the second layer's weight, W2·b1 + b2": (
+        tr("bias is b1 + b2: b1 must pass through the second layer's weight, W2·b1 + b2"): (
             lambda: b1 + b2
         ),
-        "bias is b2 only: W2·b1 is missing (the first layer's bias goes through the "
-        "second layer's weight)": lambda: b2,
-        "bias is W2·b1 only: the second layer's own bias b2 is missing": lambda: w2 @ b1,
+        tr(
+            "bias is b2 only: W2·b1 is missing (the first layer's bias goes through the "
+            "second layer's weight)"
+        ): lambda: b2,
+        tr("bias is W2·b1 only: the second layer's own bias b2 is missing"): lambda: w2 @ b1,
     }

@@ -42,4 +42,31 @@ ZH: dict[str, str] = {
     "causal attention weights match the reference on {n} cases.": (
         "因果注意力权重在全部 {n} 个用例上都与参考实现一致。"
     ),
+    # exercises/attention.py: the cases and the known mistakes an ExerciseError names
+    "one position, q and k of shape (1, 4)": "单个位置，q 和 k 的形状为 (1, 4)",
+    "a batch of heads, q and k of shape (2, 3, 5, 8)": "一批注意力头，q 和 k 的形状为 (2, 3, 5, 8)",
+    "float64 inputs of shape (6, 4)": "形状为 (6, 4) 的 float64 输入",
+    "large scores, q and k of shape (4, 16) times 30": "很大的分数，q 和 k 的形状为 (4, 16) 再乘以 30",
+    "the scores are not divided by √d (d = the query size) before the softmax": (
+        "softmax 之前没有把分数除以 √d（d 为查询向量的大小）"
+    ),
+    "the scores are divided by d where the reference divides by √d": (
+        "分数除以了 d，而参考实现除以的是 √d"
+    ),
+    "no causal mask: every position reads later positions too": (
+        "没有因果掩码：每个位置也读到了更晚的位置"
+    ),
+    "the mask is the wrong way round: it hides the past and keeps the future (use tril, "
+    "not triu)": "掩码方向反了：它遮住了过去、留下了未来（应该用 tril，而不是 triu）",
+    "the softmax runs over the wrong dimension (dim=-2, the queries); each row (one query) "
+    "should sum to one": (
+        "softmax 作用在了错误的维度上（dim=-2，即查询所在的维度）；每一行（一个查询）的和应为 1"
+    ),
+    "the mask is applied after the softmax, so the rows no longer sum to one; set the "
+    "future scores to -inf before the softmax": (
+        "掩码加在了 softmax 之后，所以各行的和不再为 1；应在 softmax 之前把未来的分数设为 -inf"
+    ),
+    "the future scores are set to 0, not -inf, so exp(0) = 1 still gives them weight": (
+        "未来的分数被设为 0 而不是 -inf，exp(0) = 1 仍然给了它们权重"
+    ),
 }

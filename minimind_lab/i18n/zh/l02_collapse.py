@@ -51,4 +51,29 @@ ZH: dict[str, str] = {
     "the collapsed layer matches W2·W1 and W2·b1 + b2 on {n} pairs of layers.": (
         "合并后的层在全部 {n} 对层上都与 W2·W1 和 W2·b1 + b2 一致。"
     ),
+    # exercises/collapse.py: the cases, the known mistakes and the checker's own messages
+    "square layers 8 → 8 → 8": "方形的层 8 → 8 → 8",
+    "a wide middle 8 → 32 → 8": "中间层很宽 8 → 32 → 8",
+    "rectangular layers 4 → 6 → 3": "非方形的层 4 → 6 → 3",
+    "the first layer without a bias (bias=None)": "第一层没有偏置（bias=None）",
+    "the second layer without a bias (bias=None)": "第二层没有偏置（bias=None）",
+    "float64 layers 3 → 5 → 2": "float64 的层 3 → 5 → 2",
+    "the product is in the wrong order: W1·W2; the layer applied first stands on "
+    "the right, W = W2·W1": "乘积的顺序反了：W1·W2；先作用的层应放在右边，W = W2·W1",
+    "the weight is W1·W2ᵀ-like (transposed); nn.Linear stores (out, in), so W = W2·W1": (
+        "权重像是 W1·W2ᵀ（转置了）；nn.Linear 存的是 (out, in)，所以 W = W2·W1"
+    ),
+    "bias is b1 + b2: b1 must pass through the second layer's weight, W2·b1 + b2": (
+        "偏置是 b1 + b2：b1 必须经过第二层的权重，应为 W2·b1 + b2"
+    ),
+    "bias is b2 only: W2·b1 is missing (the first layer's bias goes through the "
+    "second layer's weight)": "偏置只有 b2：缺了 W2·b1（第一层的偏置要经过第二层的权重）",
+    "bias is W2·b1 only: the second layer's own bias b2 is missing": (
+        "偏置只有 W2·b1：缺了第二层自己的偏置 b2"
+    ),
+    "{case}: your function returned a {kind}; expected an nn.Linear or a (weight, bias) "
+    "pair": "{case}：你的函数返回了 {kind}；应返回 nn.Linear 或 (weight, bias) 二元组",
+    "{case}: your function changed the layers' own weights": "{case}：你的函数改动了两层自己的权重",
+    "{case}: your layer has no bias; the collapsed bias is W2·b1 + b2, which is "
+    "not zero here": "{case}：你的层没有偏置；坍缩后的偏置是 W2·b1 + b2，在这里不为零",
 }
