@@ -6,6 +6,7 @@ import math
 import numbers
 from collections.abc import Callable
 
+from ..i18n import tr
 from ..sizing import MINIMIND2_RULE, MINIMIND3_RULE, intermediate_size
 from ._compare import ExerciseError, require_callable, run_learner, success
 
@@ -74,8 +75,12 @@ def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
     wrong = [h for h, got in answers.items() if got != intermediate_size(h, rule)]
     if not wrong:
         success(
-            f"your {version} width rule agrees with the reference for every hidden_size from "
-            f"1 to {_HIDDEN_SIZES[-1]}."
+            tr(
+                "your {version} width rule agrees with the reference for every hidden_size from "
+                "1 to {last}.",
+                version=version,
+                last=_HIDDEN_SIZES[-1],
+            )
         )
         return
     first = wrong[0]

@@ -19,6 +19,7 @@ import torch
 
 from .._checks import check_positive_int
 from ..ffn import GatedFFN, PlainFFN
+from ..i18n import tr
 from ..minimind import MINIMIND2_MODELS
 from ..sizing import (
     LLAMA1_RULE,
@@ -384,19 +385,26 @@ def timing_verdict(
         if missing:
             raise ValueError(f"a run did not time width(s) {missing}; it timed {list(run.seconds)}")
     ratios = [run.per_unit[rounded] / run.per_unit[unrounded] for run in runs]
-    percent = f"{tolerance:.0%}"
-    where = f"on {runs[0].device}, {len(runs)} run{'s' if len(runs) > 1 else ''}"
+    device, n = runs[0].device, len(runs)
+    if n > 1:
+        where = tr("on {device}, {n} runs", device=device, n=n)
+    else:
+        where = tr("on {device}, {n} run", device=device, n=n)
+    fields = {"where": where, "rounded": rounded, "unrounded": unrounded, "tolerance": tolerance}
     if all(r < 1 - tolerance for r in ratios):
-        return (
-            f"{where}: {rounded} wide costs less time per unit than {unrounded} wide by more than "
-            f"{percent} in every run: the rounding pays here"
+        return tr(
+            "{where}: {rounded} wide costs less time per unit than {unrounded} wide by more than "
+            "{tolerance:.0%} in every run: the rounding pays here",
+            **fields,
         )
     if all(r > 1 + tolerance for r in ratios):
-        return (
-            f"{where}: {rounded} wide costs more time per unit than {unrounded} wide by more than "
-            f"{percent} in every run: the rounding does not pay here"
+        return tr(
+            "{where}: {rounded} wide costs more time per unit than {unrounded} wide by more than "
+            "{tolerance:.0%} in every run: the rounding does not pay here",
+            **fields,
         )
-    return (
-        f"{where}: no difference of more than {percent} in time per unit between {rounded} and "
-        f"{unrounded} wide that every run agrees on: no measurable effect of the rounding here"
+    return tr(
+        "{where}: no difference of more than {tolerance:.0%} in time per unit between {rounded} "
+        "and {unrounded} wide that every run agrees on: no measurable effect of the rounding here",
+        **fields,
     )

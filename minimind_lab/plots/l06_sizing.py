@@ -14,6 +14,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
+from ..i18n import tr, tr_noop
 from ..lessons.l06_sizing import ParameterParity, WidthBudget
 from .style import MLP_COLOR, PALETTE, axes_or_new, finish, lay_out_once, new_figure
 
@@ -56,7 +57,7 @@ def _draw_families(ax: Axes, families: dict[str, list[tuple[float, float]]], sca
             edgecolors="black",
             linewidths=0.5,
             zorder=5 if index == 0 else 6,
-            label=f"{family} (published widths)",
+            label=tr("{family} (published widths)", family=family),
         )
 
 
@@ -75,14 +76,14 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         color=PALETTE[0],
         linestyle="--",
         linewidth=1.6,
-        label="PlainFFN, counted: 2 matrices",
+        label=tr("PlainFFN, counted: 2 matrices"),
     )
     ax.plot(
         parity.ratios,
         parity.gated,
         color=MLP_COLOR,
         linewidth=2.0,
-        label="GatedFFN, counted: 3 matrices",
+        label=tr("GatedFFN, counted: 3 matrices"),
     )
     budget = parity.plain_at_4h
     ax.axhline(
@@ -90,7 +91,7 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         color="0.4",
         linestyle=":",
         linewidth=1.2,
-        label=f"budget of the plain FFN at m = 4h: {budget:g}h²",
+        label=tr("budget of the plain FFN at m = 4h: {budget:g}h²", budget=budget),
     )
     ax.plot([4.0], [budget], marker="o", color=PALETTE[0], markersize=7)
     ax.plot(
@@ -104,14 +105,14 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
         zorder=4,
     )
     ax.annotate(
-        f"parity: m/h = {parity.crossing:.3f}",
+        tr("parity: m/h = {crossing:.3f}", crossing=parity.crossing),
         (parity.crossing, budget),
         xytext=(parity.crossing - 1.9, budget + 1.2),
         arrowprops={"arrowstyle": "->", "color": "0.3", "shrinkB": 9},
         fontsize=9,
     )
     ax.annotate(
-        "plain at m = 4h",
+        tr("plain at m = 4h"),
         (4.0, budget),
         xytext=(4.5, budget + 3.2),
         arrowprops={"arrowstyle": "->", "color": "0.3"},
@@ -125,10 +126,14 @@ def plot_parameter_parity(parity: ParameterParity, ax: Axes | None = None) -> Fi
     ax.set_ylim(0, max(parity.gated[-1], parity.plain_at_4h) * 1.05)
     finish(
         ax,
-        title=f"Counted at h = {parity.hidden_size}: 3 matrices at m = {parity.crossing:.3f}h "
-        "weigh\nwhat 2 matrices at m = 4h do",
-        xlabel="width ratio m / h",
-        ylabel="FFN parameters / h²",
+        title=tr(
+            "Counted at h = {hidden}: 3 matrices at m = {crossing:.3f}h weigh\n"
+            "what 2 matrices at m = 4h do",
+            hidden=parity.hidden_size,
+            crossing=parity.crossing,
+        ),
+        xlabel=tr("width ratio m / h"),
+        ylabel=tr("FFN parameters / h²"),
         legend=True,
     )
     near = [ratio for _, ratio, _ in parity.models if abs(ratio - parity.crossing) < 0.15]
@@ -160,7 +165,7 @@ def _zoom_on_parity(
     inset.xaxis.set_major_locator(MaxNLocator(3))
     inset.yaxis.set_major_locator(MaxNLocator(3))
     inset.tick_params(labelsize=7)
-    inset.set_title("zoom on the ring", fontsize=8)
+    inset.set_title(tr("zoom on the ring"), fontsize=8)
     inset.grid(True, alpha=0.3, linewidth=0.6)
 
 
@@ -190,14 +195,18 @@ def plot_model_budgets(parity: ParameterParity, ax: Axes | None = None) -> Figur
     ax.set_xlim(min(0.0, min(excess)) - 1, max(excess) * 1.2 + 1)
     finish(
         ax,
-        title="Rounding costs these models a few percent at most; ×1.3 and π are choices",
-        xlabel="gated FFN parameters above 8h² (%)",
+        title=tr("Rounding costs these models a few percent at most; ×1.3 and π are choices"),
+        xlabel=tr("gated FFN parameters above 8h² (%)"),
     )
     return fig
 
 
-#: Categories of the left panel of ``plot_width_budget``, left to right.
-_BUDGET_LABELS = ("plain\nm = 4h", "gated\nunrounded", "gated\nrounded")
+#: Categories of the left panel of ``plot_width_budget``, left to right (drawn with ``tr``).
+_BUDGET_LABELS = (
+    tr_noop("plain\nm = 4h"),
+    tr_noop("gated\nunrounded"),
+    tr_noop("gated\nrounded"),
+)
 
 
 def _budget_values(budget: WidthBudget) -> list[float]:
@@ -212,12 +221,21 @@ def _budget_values(budget: WidthBudget) -> list[float]:
 
 def _bars_title(budget: WidthBudget) -> str:
     h = budget.hidden_size
-    return f"h = {h}: m = {budget.width}, {budget.gated_to_plain:.3f}× the plain FFN"
+    return tr(
+        "h = {h}: m = {width}, {ratio:.3f}× the plain FFN",
+        h=h,
+        width=budget.width,
+        ratio=budget.gated_to_plain,
+    )
 
 
 def _overhead_title(budget: WidthBudget) -> str:
     overhead = 100 * budget.rounding_overhead
-    return f"Rounding up to a multiple of {budget.rule.multiple_of} costs {overhead:.2f}% here"
+    return tr(
+        "Rounding up to a multiple of {multiple_of} costs {overhead:.2f}% here",
+        multiple_of=budget.rule.multiple_of,
+        overhead=overhead,
+    )
 
 
 def _check_overheads(hidden_sizes: Sequence[int], overheads: Sequence[float]) -> None:
@@ -300,9 +318,9 @@ def new_width_budget_panels(
         )
         for x, value in enumerate(values)
     )
-    bars_ax.set_xticks(range(3), _BUDGET_LABELS, fontsize=8)
+    bars_ax.set_xticks(range(3), [tr(label) for label in _BUDGET_LABELS], fontsize=8)
     bars_ax.set_ylim(0, max(values) * 1.18)
-    finish(bars_ax, title=_bars_title(budget), ylabel="parameters / h²")
+    finish(bars_ax, title=_bars_title(budget), ylabel=tr("parameters / h²"))
     h = budget.hidden_size
     (curve,) = curve_ax.plot(
         list(hidden_sizes), [100.0 * v for v in overheads], color=MLP_COLOR, linewidth=1.2
@@ -313,8 +331,8 @@ def new_width_budget_panels(
     finish(
         curve_ax,
         title=_overhead_title(budget),
-        xlabel="hidden size h",
-        ylabel="extra gated parameters (%)",
+        xlabel=tr("hidden size h"),
+        ylabel=tr("extra gated parameters (%)"),
     )
     return WidthBudgetPanels(fig, bars_ax, curve_ax, tuple(bars), texts, curve, marker)
 

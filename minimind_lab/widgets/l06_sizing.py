@@ -9,6 +9,7 @@ from functools import lru_cache
 import ipywidgets as widgets
 from matplotlib.ticker import MaxNLocator
 
+from ..i18n import tr
 from ..lessons.l06_sizing import SETUP, WidthBudget, rounding_overheads, width_budget
 from ..plots.l06_sizing import (
     WidthBudgetPanels,
@@ -62,13 +63,23 @@ def _budget(hidden_size: int, multiple_of: int, multiplier: float) -> tuple[Widt
             f"multiplier must be a number from {lowest:g} to {highest:g}, got {multiplier!r}"
         )
     budget = width_budget(hidden_size, _rule(multiple_of, multiplier))
-    html = (
-        f"h = {hidden_size}, multiple_of = {multiple_of}, multiplier = {multiplier:g}: "
-        f"intermediate_size <b>{budget.width}</b> (unrounded {budget.unrounded_width}). "
-        f"Plain FFN at 4h: {budget.plain_parameters:,} parameters; "
-        f"gated FFN: {budget.gated_parameters:,} ({budget.gated_to_plain:.3f}×). "
-        f"Rounding adds {budget.rounding_extra:,} parameters "
-        f"({100 * budget.rounding_overhead:.2f}%)."
+    html = tr(
+        "h = {hidden_size}, multiple_of = {multiple_of}, multiplier = {multiplier:g}: "
+        "intermediate_size <b>{width}</b> (unrounded {unrounded}). "
+        "Plain FFN at 4h: {plain:,} parameters; "
+        "gated FFN: {gated:,} ({ratio:.3f}×). "
+        "Rounding adds {extra:,} parameters "
+        "({overhead:.2f}%).",
+        hidden_size=hidden_size,
+        multiple_of=multiple_of,
+        multiplier=multiplier,
+        width=budget.width,
+        unrounded=budget.unrounded_width,
+        plain=budget.plain_parameters,
+        gated=budget.gated_parameters,
+        ratio=budget.gated_to_plain,
+        extra=budget.rounding_extra,
+        overhead=100 * budget.rounding_overhead,
     )
     return budget, html
 
@@ -178,17 +189,17 @@ def width_budget_widget() -> InteractivePlot:
     lowest, highest, multiplier_step = SETUP.multiplier_range
     controls = {
         "hidden_size": widgets.IntSlider(
-            value=512, min=low, max=high, step=step, description="hidden h"
+            value=512, min=low, max=high, step=step, description=tr("hidden h")
         ),
         "multiple_of": widgets.Dropdown(
-            options=list(SETUP.multiple_of_choices), value=64, description="multiple of"
+            options=list(SETUP.multiple_of_choices), value=64, description=tr("multiple of")
         ),
         "multiplier": widgets.FloatSlider(
-            value=1.0, min=lowest, max=highest, step=multiplier_step, description="multiplier"
+            value=1.0, min=lowest, max=highest, step=multiplier_step, description=tr("multiplier")
         ),
     }
     return InteractivePlot(
         controls,
         WidthBudgetView(),
-        title="FFN width from hidden size: the 8/3 rule (MiniMind2, LLaMA) and its rounding",
+        title=tr("FFN width from hidden size: the 8/3 rule (MiniMind2, LLaMA) and its rounding"),
     )
