@@ -14,6 +14,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor
 
+from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
@@ -53,49 +54,61 @@ def _mistakes(logits: Tensor, targets: Tensor, num_attributes: int) -> WrongVers
     vocab = logits.shape[-1]
     right = logits.argmax(dim=-1) == targets
     return {
-        "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
-        "by ln 2": lambda: (math.log(num_attributes) - ce_nats).clamp(min=0).sum(),
-        "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
-        "ln 2": lambda: (base - ce_nats).clamp(min=0).sum(),
-        "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
-        "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
-        "total is not enough)": lambda: (base - ce).sum(),
-        "the floor at 0 is applied to the total; it belongs to each fact, before the sum": (
+        tr(
+            "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
+            "by ln 2"
+        ): lambda: (math.log(num_attributes) - ce_nats).clamp(min=0).sum(),
+        tr(
+            "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
+            "ln 2"
+        ): lambda: (base - ce_nats).clamp(min=0).sum(),
+        tr(
+            "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
+            "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
+            "total is not enough)"
+        ): lambda: (base - ce).sum(),
+        tr("the floor at 0 is applied to the total; it belongs to each fact, before the sum"): (
             lambda: (base - ce).sum().clamp(min=0)
         ),
-        "the mean over the facts; the table's bits are the sum": (
+        tr("the mean over the facts; the table's bits are the sum"): (
             lambda: (base - ce).clamp(min=0).mean()
         ),
-        "the probability of the right attribute stands where its cross-entropy (−log2 p) "
-        "should": lambda: (base - p).clamp(min=0).sum(),
-        "the probability of the right attribute times log2|A|; a fact's bits are log2|A| minus "
-        "its cross-entropy −log2 p": lambda: (p * base).sum(),
-        "log2|A| for every fact the model gets right (argmax); the measure uses the "
-        "cross-entropy, so an unsure right answer holds less": lambda: (
-            (right * base).sum().to(logits.dtype)
-        ),
-        f"the baseline is log2 of the vocabulary size ({vocab}); it is log2|A| "
-        f"({num_attributes} attributes), the bits of a uniform guess among them": lambda: (
-            (math.log2(vocab) - ce).clamp(min=0).sum()
-        ),
-        "this is the cross-entropy summed over the facts, in bits (the loss); a fact holds "
-        "log2|A| minus it": lambda: ce.sum(),
-        "the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE": lambda: (
+        tr(
+            "the probability of the right attribute stands where its cross-entropy (−log2 p) should"
+        ): lambda: (base - p).clamp(min=0).sum(),
+        tr(
+            "the probability of the right attribute times log2|A|; a fact's bits are log2|A| "
+            "minus its cross-entropy −log2 p"
+        ): lambda: (p * base).sum(),
+        tr(
+            "log2|A| for every fact the model gets right (argmax); the measure uses the "
+            "cross-entropy, so an unsure right answer holds less"
+        ): lambda: (right * base).sum().to(logits.dtype),
+        tr(
+            "the baseline is log2 of the vocabulary size ({vocab}); it is log2|A| "
+            "({num_attributes} attributes), the bits of a uniform guess among them",
+            vocab=vocab,
+            num_attributes=num_attributes,
+        ): lambda: (math.log2(vocab) - ce).clamp(min=0).sum(),
+        tr(
+            "this is the cross-entropy summed over the facts, in bits (the loss); a fact holds "
+            "log2|A| minus it"
+        ): lambda: ce.sum(),
+        tr("the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE"): lambda: (
             (ce - base).clamp(min=0).sum()
         ),
-        "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE": (
-            lambda: (-ce).clamp(min=0).sum()
-        ),
-        "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)": (
-            lambda: (
-                (
-                    base
-                    + logits.log_softmax(dim=0).gather(-1, targets[:, None]).squeeze(-1)
-                    / math.log(2)
-                )
-                .clamp(min=0)
-                .sum()
+        tr(
+            "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE"
+        ): lambda: (-ce).clamp(min=0).sum(),
+        tr(
+            "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)"
+        ): lambda: (
+            (
+                base
+                + logits.log_softmax(dim=0).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
             )
+            .clamp(min=0)
+            .sum()
         ),
     }
 
@@ -137,21 +150,23 @@ def _cases() -> dict[str, tuple[Tensor, Tensor, int]]:
     sure_targets = torch.randint(16, (5,), generator=g)
     sure[torch.arange(5), sure_targets] = 30.0
     return {
-        "8 facts, |A| = 4, logits over the attributes only": _facts(g, 8, 4, 4, known=4, worse=1),
-        "6 facts, |A| = 5, logits over a vocabulary of 20 (as in the lesson)": _facts(
+        tr("8 facts, |A| = 4, logits over the attributes only"): _facts(
+            g, 8, 4, 4, known=4, worse=1
+        ),
+        tr("6 facts, |A| = 5, logits over a vocabulary of 20 (as in the lesson)"): _facts(
             g, 6, 20, 5, known=3, worse=2
         ),
-        "a model that knows nothing: equal logits, |A| = 8": (
+        tr("a model that knows nothing: equal logits, |A| = 8"): (
             torch.zeros(4, 8),
             torch.randint(8, (4,), generator=g),
             8,
         ),
-        "a sure model: logit 30 on every answer, |A| = 16": (sure, sure_targets, 16),
-        "float64, 5 facts, |A| = 6, vocabulary 12": _facts(
+        tr("a sure model: logit 30 on every answer, |A| = 16"): (sure, sure_targets, 16),
+        tr("float64, 5 facts, |A| = 6, vocabulary 12"): _facts(
             g, 5, 12, 6, known=2, worse=2, dtype=torch.float64
         ),
-        "large logits (up to a few hundred), |A| = 4": _large(g),
-        "one fact, |A| = 2": _facts(g, 1, 2, 2, known=1, worse=0),
+        tr("large logits (up to a few hundred), |A| = 4"): _large(g),
+        tr("one fact, |A| = 2"): _facts(g, 1, 2, 2, known=1, worse=0),
     }
 
 
@@ -159,20 +174,32 @@ def _as_total(result: object, case: str, num_facts: int, like: Tensor) -> Tensor
     """The learner's result as a 0-dim tensor (a float becomes one in ``like``'s dtype)."""
     if isinstance(result, bool) or not isinstance(result, int | float | Tensor):
         raise ExerciseError(
-            f"{case}: your function returned a {type(result).__name__}; expected the bits as a "
-            "float (or a 0-dim tensor)"
+            tr(
+                "{case}: your function returned a {kind}; expected the bits as a float (or a "
+                "0-dim tensor)",
+                case=case,
+                kind=type(result).__name__,
+            )
         )
     if not isinstance(result, Tensor):
         return torch.tensor(float(result), dtype=like.dtype)
     if result.dim() == 1 and result.shape[0] == num_facts and num_facts > 1:
         raise ExerciseError(
-            f"{case}: you returned one number per fact (shape {tuple(result.shape)}); the table's "
-            "bits are their sum, one number"
+            tr(
+                "{case}: you returned one number per fact (shape {shape}); the table's bits are "
+                "their sum, one number",
+                case=case,
+                shape=tuple(result.shape),
+            )
         )
     if result.numel() != 1:
         raise ExerciseError(
-            f"{case}: your result has shape {tuple(result.shape)}; expected one number (a float "
-            "or a 0-dim tensor)"
+            tr(
+                "{case}: your result has shape {shape}; expected one number (a float or a 0-dim "
+                "tensor)",
+                case=case,
+                shape=tuple(result.shape),
+            )
         )
     return result.reshape(())
 
@@ -198,4 +225,4 @@ def check_fact_bits(fn: FactBitsFn) -> None:
             what="total",
             wrong_versions=_mistakes(logits, targets, num_attributes),
         )
-    success(f"your bits match the reference on {len(_cases())} cases.")
+    success(tr("your bits match the reference on {n} cases.", n=len(_cases())))

@@ -20,10 +20,12 @@ import dataclasses
 import json
 import math
 import os
+import re
 import tempfile
 import time
+import unicodedata
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from .._checks import check_positive_int
 from ..ffn import PlainFFN
+from ..i18n import tr, tr_noop
 from ..minimind import MiniMindConfig
 from ..model import MiniMindForCausalLM
 from ..runtime import reproducible_cpu, seeded
@@ -68,12 +71,51 @@ __all__ = [
 
 #: The four kinds of model the sweep compares, each one MiniMind2 block deep.
 ARCHITECTURES = ("full", "no_mlp", "no_mlp_equal", "plain_equal")
-ARCHITECTURE_LABELS = {
-    "full": "MiniMind2 block (SwiGLU MLP)",
-    "no_mlp": "no MLP (removed)",
-    "no_mlp_equal": "no MLP, more attention blocks (equal params)",
-    "plain_equal": "plain SiLU MLP (equal params)",
-}
+
+
+class _TableLabel(str):
+    """A translated label whose format width counts a wide (CJK, full-width) character as the
+    two columns a monospace table gives it, so ``f"{label:<44}"`` still lines up in Chinese."""
+
+    def __format__(self, spec: str) -> str:
+        wide = sum(unicodedata.east_asian_width(c) in "WF" for c in self)
+        found = re.fullmatch(r"(.?[<>^])?(\d+)", spec)
+        if wide and found:
+            spec = f"{found[1] or ''}{max(0, int(found[2]) - wide)}"
+        return format(str(self), spec)
+
+
+class _Labels(Mapping[str, str]):
+    """Each architecture's name for tables, legends and the widget: ``labels[arch]`` is the
+    name in the current language (``minimind_lab.i18n``); the English is the catalogue key."""
+
+    def __init__(self, english: dict[str, str]) -> None:
+        self._english = dict(english)
+
+    def __getitem__(self, architecture: str) -> str:
+        text = tr(self._english[architecture])
+        return text if text == self._english[architecture] else _TableLabel(text)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._english)
+
+    def __len__(self) -> int:
+        return len(self._english)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+#: Each kind's name in tables, legends and the widget; ``ARCHITECTURE_LABELS[arch]`` is in the
+#: current language (English as written here, the catalogue's Chinese in a Chinese lesson).
+ARCHITECTURE_LABELS: Mapping[str, str] = _Labels(
+    {
+        "full": tr_noop("MiniMind2 block (SwiGLU MLP)"),
+        "no_mlp": tr_noop("no MLP (removed)"),
+        "no_mlp_equal": tr_noop("no MLP, more attention blocks (equal params)"),
+        "plain_equal": tr_noop("plain SiLU MLP (equal params)"),
+    }
+)
 SWEEP_PATH = Path(__file__).resolve().parent / "data" / "l09_capacity_sweep.json"
 #: vmap runs attention's fused kernel once per copy (no batching rule yet) and warns each time.
 _VMAP_ATTENTION_WARNING = "There is a performance drop because we have not yet implemented"

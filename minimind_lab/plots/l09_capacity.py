@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ..i18n import tr
 from ..lessons.l09_capacity import ARCHITECTURE_LABELS, ARCHITECTURES, Point
 from .style import PALETTE, axes_or_new, finish, new_figure, series_style
 
@@ -55,9 +56,9 @@ def _capacity_references(ax: Axes, most: float, table_bits: float) -> None:
         color=PALETTE[6],
         linestyle=":",
         linewidth=1,
-        label="2 bits/parameter (paper)",
+        label=tr("2 bits/parameter (paper)"),
     )
-    ax.axhline(table_bits, color="0.6", linewidth=1, label="the whole table")
+    ax.axhline(table_bits, color="0.6", linewidth=1, label=tr("the whole table"))
     ax.set_xlim(0, most * 1.1)
     ax.set_ylim(0, table_bits * 1.08)
 
@@ -96,10 +97,14 @@ def plot_capacity(
     best = max(_mean(p.bits) / p.params for p in full) if full else None
     finish(
         ax,
-        title=f"{exposures} exposures per fact"
-        + (f": full block up to {best:.1f} bits/parameter" if best is not None else ""),
-        xlabel="parameters (embedding included)",
-        ylabel="bits held",
+        title=tr("{exposures} exposures per fact", exposures=exposures)
+        + (
+            tr(": full block up to {best:.1f} bits/parameter", best=best)
+            if best is not None
+            else ""
+        ),
+        xlabel=tr("parameters (embedding included)"),
+        ylabel=tr("bits held"),
     )
     return fig
 
@@ -144,9 +149,9 @@ def plot_accuracy_vs_exposures(
     ax.legend(fontsize=7, loc="upper left")
     finish(
         ax,
-        title=title or f"h = {hidden_size}: accuracy per fact",
-        xlabel="exposures per fact",
-        ylabel="facts answered right",
+        title=title or tr("h = {hidden_size}: accuracy per fact", hidden_size=hidden_size),
+        xlabel=tr("exposures per fact"),
+        ylabel=tr("facts answered right"),
     )
     return fig
 
@@ -179,10 +184,10 @@ def new_capacity_panels(
     fig, (left, right) = new_figure(1, 2, **kwargs)
     most = max(p.params for p in points)
     _capacity_references(left, most, table_bits)
-    (line,) = left.plot([], [], linewidth=2, label="chosen")
+    (line,) = left.plot([], [], linewidth=2, label=tr("chosen"))
     (dots,) = left.plot([], [], linestyle="none", marker="o", markersize=3, alpha=0.6)
     left.legend(fontsize=6.5, loc="lower right")
-    finish(left, title=" ", xlabel="parameters (embedding included)", ylabel="bits held")
+    finish(left, title=" ", xlabel=tr("parameters (embedding included)"), ylabel=tr("bits held"))
     sizes = sorted({p.hidden_size for p in points})
     exposures = sorted({p.exposures for p in points})
     lines = []
@@ -195,7 +200,7 @@ def new_capacity_panels(
     right.set_xlim(min(exposures) * 0.8, max(exposures) * 1.25)
     right.set_ylim(0, 1)
     right.legend(fontsize=7, loc="upper left")
-    finish(right, title=" ", xlabel="exposures per fact", ylabel="facts answered right")
+    finish(right, title=" ", xlabel=tr("exposures per fact"), ylabel=tr("facts answered right"))
     dynamic: list[Artist] = [line, dots, *lines, left.title, right.title]
     return CapacityPanels(fig, left, right, line, dots, lines, dynamic)
 
@@ -218,7 +223,9 @@ def update_capacity_panels(
     panels.capacity_dots.set_data(xs, [b for p in at for b in p.bits])
     panels.capacity_dots.set_color(style["color"])
     best = max(_mean(p.bits) / p.params for p in at)
-    panels.capacity_ax.set_title(f"{exposures} exposures: up to {best:.2f} bits/parameter")
+    panels.capacity_ax.set_title(
+        tr("{exposures} exposures: up to {best:.2f} bits/parameter", exposures=exposures, best=best)
+    )
     sizes = sorted({p.hidden_size for p in points})
     for line, h in zip(panels.accuracy_lines, sizes, strict=True):
         mine = sorted(

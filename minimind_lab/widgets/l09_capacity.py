@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
+from ..i18n import tr
 from ..lessons.l09_capacity import ARCHITECTURE_LABELS, ARCHITECTURES, Point, load_sweep
 from ..lessons.l09_capacity import sweep_points as _sweep_points
 from ..plots.l09_capacity import CapacityPanels, new_capacity_panels, update_capacity_panels
@@ -40,10 +41,23 @@ def capacity_summary(points: list[Point], architecture: str, exposures: int) -> 
         low, high = min(p.bits), max(p.bits)
         per = sum(p.bits_per_param()) / len(p.bits)
         parts.append(
-            f"h = {p.hidden_size}: {p.params:,} parameters ({p.non_embedding_params:,} outside "
-            f"the embedding), {low:,.0f}–{high:,.0f} bits, <b>{per:.2f} bits/parameter</b>"
+            tr(
+                "h = {h}: {params:,} parameters ({rest:,} outside the embedding), "
+                "{low:,.0f}–{high:,.0f} bits, <b>{per:.2f} bits/parameter</b>",
+                h=p.hidden_size,
+                params=p.params,
+                rest=p.non_embedding_params,
+                low=low,
+                high=high,
+                per=per,
+            )
         )
-    return f"{ARCHITECTURE_LABELS[architecture]}, {exposures} exposures: " + "; ".join(parts)
+    head = tr(
+        "{label}, {exposures} exposures: ",
+        label=ARCHITECTURE_LABELS[architecture],
+        exposures=exposures,
+    )
+    return head + tr("; ").join(parts)
 
 
 class CapacityView:
@@ -74,10 +88,12 @@ def capacity_widget() -> InteractivePlot:
         "architecture": widgets.Dropdown(
             options=[(ARCHITECTURE_LABELS[a], a) for a in ARCHITECTURES],
             value="full",
-            description="model",
+            description=tr("model"),
         ),
         "exposures": widgets.Dropdown(
-            options=levels, value=1000 if 1000 in levels else levels[-1], description="exposures"
+            options=levels,
+            value=1000 if 1000 in levels else levels[-1],
+            description=tr("exposures"),
         ),
     }
-    return InteractivePlot(controls, view, title="Lesson 09: how much each architecture holds")
+    return InteractivePlot(controls, view, title=tr("Lesson 09: how much each architecture holds"))

@@ -13,7 +13,7 @@ ZH: dict[str, str] = {
     ": full block up to {best:.1f} bits/parameter": "：完整 block 最高 {best:.1f} 比特/参数",
     "parameters (embedding included)": "参数量（含词嵌入）",
     "bits held": "存储的比特数",
-    "h = {hidden_size}: accuracy per fact": "h = {hidden_size}：事实的答对比例",
+    "h = {hidden_size}: accuracy per fact": "h = {hidden_size}：事实准确率",
     "exposures per fact": "每条事实的曝光次数",
     "facts answered right": "答对的事实占比",
     "chosen": "所选模型",
@@ -31,6 +31,76 @@ ZH: dict[str, str] = {
     "model": "模型",
     "exposures": "曝光次数",
     "Lesson 09: how much each architecture holds": "第 09 课：每种架构能存下多少",
+    # exercises/capacity.py: the cases
+    "8 facts, |A| = 4, logits over the attributes only": "8 条事实，|A| = 4，logits 只覆盖属性",
+    "6 facts, |A| = 5, logits over a vocabulary of 20 (as in the lesson)": (
+        "6 条事实，|A| = 5，logits 覆盖 20 个 token 的词表（与本课相同）"
+    ),
+    "a model that knows nothing: equal logits, |A| = 8": "一无所知的模型：logits 全部相等，|A| = 8",
+    "a sure model: logit 30 on every answer, |A| = 16": (
+        "完全确定的模型：每个答案的 logit 都是 30，|A| = 16"
+    ),
+    "float64, 5 facts, |A| = 6, vocabulary 12": "float64，5 条事实，|A| = 6，词表大小 12",
+    "large logits (up to a few hundred), |A| = 4": "很大的 logits（可达几百），|A| = 4",
+    "one fact, |A| = 2": "只有一条事实，|A| = 2",
+    # exercises/capacity.py: the likely mistakes
+    "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
+    "by ln 2": (
+        "用了自然对数：你算出的单位是奈特（ln|A| − 以奈特计的 CE）；两者都用 log2，或者除以 ln 2"
+    ),
+    "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
+    "ln 2": "交叉熵以奈特计，而 log2|A| 以比特计；把交叉熵除以 ln 2",
+    "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
+    "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
+    "total is not enough)": (
+        "没有对每条事实取 0 下限：模型知道得比均匀瞎猜还差的事实会扣掉比特；"
+        "求和之前先把每条事实的 log2|A| − CE 下限取 0（只对总和取下限不够）"
+    ),
+    "the floor at 0 is applied to the total; it belongs to each fact, before the sum": (
+        "0 下限取在了总和上；它应该在求和之前作用于每条事实"
+    ),
+    "the mean over the facts; the table's bits are the sum": (
+        "这是对事实取的均值；整张表的比特数是求和"
+    ),
+    "the probability of the right attribute stands where its cross-entropy (−log2 p) should": (
+        "正确属性的概率放在了它的交叉熵（−log2 p）该在的位置"
+    ),
+    "the probability of the right attribute times log2|A|; a fact's bits are log2|A| "
+    "minus its cross-entropy −log2 p": (
+        "这是正确属性的概率乘以 log2|A|；一条事实的比特数是 log2|A| 减去它的交叉熵 −log2 p"
+    ),
+    "log2|A| for every fact the model gets right (argmax); the measure uses the "
+    "cross-entropy, so an unsure right answer holds less": (
+        "对模型答对（argmax）的每条事实都记 log2|A|；这个度量用的是交叉熵，"
+        "所以没有把握的正确答案存下的比特更少"
+    ),
+    "the baseline is log2 of the vocabulary size ({vocab}); it is log2|A| "
+    "({num_attributes} attributes), the bits of a uniform guess among them": (
+        "基线用了词表大小（{vocab}）的 log2；应该是 log2|A|（{num_attributes} 个属性），"
+        "即在属性间均匀瞎猜时的比特数"
+    ),
+    "this is the cross-entropy summed over the facts, in bits (the loss); a fact holds "
+    "log2|A| minus it": (
+        "这是以比特计、对所有事实求和的交叉熵（即损失）；一条事实存下的是 log2|A| 减去它"
+    ),
+    "the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE": (
+        "减法反了：CE − log2|A|；一条事实存下的是 log2|A| − CE"
+    ),
+    "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE": (
+        "缺了 log2|A| 基线：max(0, −CE) 恒为 0；一条事实存下的是 log2|A| − CE"
+    ),
+    "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)": (
+        "softmax 沿事实那一维（dim 0）做了，而不是沿每条事实的 token（dim -1）"
+    ),
+    # exercises/capacity.py: results of the wrong kind
+    "{case}: your function returned a {kind}; expected the bits as a float (or a "
+    "0-dim tensor)": "{case}：你的函数返回了 {kind}；应当返回比特数，一个 float（或 0 维张量）",
+    "{case}: you returned one number per fact (shape {shape}); the table's bits are "
+    "their sum, one number": (
+        "{case}：你为每条事实各返回了一个数（形状 {shape}）；整张表的比特数是它们的和，只有一个数"
+    ),
+    "{case}: your result has shape {shape}; expected one number (a float or a 0-dim "
+    "tensor)": "{case}：你的结果形状是 {shape}；应当是一个数（float 或 0 维张量）",
     # exercises/capacity.py
     "your bits match the reference on {n} cases.": "你的比特数在全部 {n} 个用例上与参考实现一致。",
 }
