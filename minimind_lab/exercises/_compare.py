@@ -17,7 +17,7 @@ from typing import TypeVar
 import torch
 from torch import Tensor
 
-from ..i18n import tr
+from ..i18n import tr, tr_noop
 
 #: A known wrong version: the mistake in words → a function computing that wrong output.
 WrongVersions = Mapping[str, Callable[[], Tensor]]
@@ -45,7 +45,14 @@ def run_learner(fn: Callable[..., T], case: str, *args: object) -> T:
     except ExerciseError:
         raise
     except Exception as err:  # the learner's code may raise anything
-        raise ExerciseError(f"{case}: your code raised {type(err).__name__}: {err}") from err
+        raise ExerciseError(
+            tr(
+                "{case}: your code raised {error}: {message}",
+                case=case,
+                error=type(err).__name__,
+                message=err,
+            )
+        ) from err
 
 
 @contextmanager
@@ -81,6 +88,18 @@ def _matching_mistake(
     return None
 
 
+#: What the checkers call the learner's result (``what=``), translated where a message names it.
+WHAT_NAMES = (
+    tr_noop("output"),
+    tr_noop("attention weights"),
+    tr_noop("bias"),
+    tr_noop("derivative"),
+    tr_noop("total"),
+    tr_noop("weight"),
+    tr_noop("weights"),
+)
+
+
 def compare_tensor(
     got: object,
     expected: Tensor,
@@ -100,29 +119,53 @@ def compare_tensor(
     wrong_versions = wrong_versions or {}
     if not isinstance(got, Tensor):
         raise ExerciseError(
-            f"{case}: your {what} is a {type(got).__name__}, expected a torch.Tensor of shape "
-            f"{tuple(expected.shape)}"
+            tr(
+                "{case}: your {what} is a {kind}, expected a torch.Tensor of shape {shape}",
+                case=case,
+                what=tr(what),
+                kind=type(got).__name__,
+                shape=tuple(expected.shape),
+            )
         )
     if got.shape == expected.shape and got.dtype == expected.dtype:
         if _close(got.detach(), expected.detach(), atol, rtol):
             return
     mistake = _matching_mistake(got, expected.detach(), wrong_versions, atol, rtol)
     if mistake is not None:
-        raise ExerciseError(f"{case}: {mistake}")
+        raise ExerciseError(tr("{case}: {mistake}", case=case, mistake=mistake))
     if got.shape != expected.shape:
         raise ExerciseError(
-            f"{case}: your {what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
+            tr(
+                "{case}: your {what} has shape {got}, expected {expected}",
+                case=case,
+                what=tr(what),
+                got=tuple(got.shape),
+                expected=tuple(expected.shape),
+            )
         )
     if got.dtype != expected.dtype:
         if _close(got.detach().to(expected.dtype), expected.detach(), atol, rtol):
             raise ExerciseError(
-                f"{case}: right values, but your {what} is {got.dtype} where the input is "
-                f"{expected.dtype}; the dtype should follow the input"
+                tr(
+                    "{case}: right values, but your {what} is {got} where the input is "
+                    "{expected}; the dtype should follow the input",
+                    case=case,
+                    what=tr(what),
+                    got=got.dtype,
+                    expected=expected.dtype,
+                )
             )
         raise ExerciseError(
-            f"{case}: your {what} is {got.dtype}, expected {expected.dtype} (the input's dtype)"
+            tr(
+                "{case}: your {what} is {got}, expected {expected} (the input's dtype)",
+                case=case,
+                what=tr(what),
+                got=got.dtype,
+                expected=expected.dtype,
+            )
         )
-    raise ExerciseError(f"{case}: {describe_difference(got.detach(), expected.detach(), what)}")
+    difference = describe_difference(got.detach(), expected.detach(), what)
+    raise ExerciseError(tr("{case}: {mistake}", case=case, mistake=difference))
 
 
 def describe_difference(got: Tensor, expected: Tensor, what: str = "output") -> str:
@@ -132,18 +175,25 @@ def describe_difference(got: Tensor, expected: Tensor, what: str = "output") -> 
     """
     if not got.isfinite().all() and expected.isfinite().all():
         where = tuple(int(i) for i in (~got.isfinite()).nonzero()[0])
-        return (
-            f"your {what} holds NaN or infinity (first at index {where}) where the reference is "
-            "finite; an exp of a large number overflows (softmax subtracts the row's maximum)"
+        return tr(
+            "your {what} holds NaN or infinity (first at index {where}) where the reference is "
+            "finite; an exp of a large number overflows (softmax subtracts the row's maximum)",
+            what=tr(what),
+            where=where,
         )
     gap = (got.double() - expected.double()).abs().nan_to_num(nan=float("inf"))
     wrong = ~torch.isclose(got.double(), expected.double(), atol=1e-5, rtol=1e-4)
     index = tuple(int(i) for i in torch.unravel_index(gap.argmax(), gap.shape))
     shown = index if index else "()"
-    return (
-        f"{int(wrong.sum())} of {wrong.numel()} entries of your {what} differ from the "
-        f"reference; the largest gap at index {shown}: got {got[index].item():.5g}, expected "
-        f"{expected[index].item():.5g}"
+    return tr(
+        "{wrong} of {total} entries of your {what} differ from the reference; the largest gap at "
+        "index {index}: got {got:.5g}, expected {expected:.5g}",
+        wrong=int(wrong.sum()),
+        total=wrong.numel(),
+        what=tr(what),
+        index=shown,
+        got=got[index].item(),
+        expected=expected[index].item(),
     )
 
 

@@ -13,6 +13,39 @@ ZH: dict[str, str] = {
     "Toward MoE": "走向 MoE",
     # The line a passing exercise checker prints (minimind_lab.exercises._compare).
     "Correct: {message}": "正确：{message}",
+    # How a checker reports a difference (minimind_lab.exercises._compare).
+    "{case}: your code raised {error}: {message}": "{case}：你的代码抛出了 {error}：{message}",
+    "{case}: your {what} is a {kind}, expected a torch.Tensor of shape {shape}": (
+        "{case}：你的{what}是 {kind}，应为形状 {shape} 的 torch.Tensor"
+    ),
+    "{case}: {mistake}": "{case}：{mistake}",
+    "{case}: your {what} has shape {got}, expected {expected}": (
+        "{case}：你的{what}形状为 {got}，应为 {expected}"
+    ),
+    "{case}: right values, but your {what} is {got} where the input is {expected}; the dtype "
+    "should follow the input": (
+        "{case}：数值正确，但输入是 {expected}，你的{what}却是 {got}；dtype 应当跟随输入"
+    ),
+    "{case}: your {what} is {got}, expected {expected} (the input's dtype)": (
+        "{case}：你的{what}是 {got}，应为 {expected}（输入的 dtype）"
+    ),
+    "your {what} holds NaN or infinity (first at index {where}) where the reference is finite; "
+    "an exp of a large number overflows (softmax subtracts the row's maximum)": (
+        "你的{what}在参考答案有限的地方出现了 NaN 或无穷大（第一处在索引 {where}）；"
+        "对大数取 exp 会溢出（softmax 会先减去每行的最大值）"
+    ),
+    "{wrong} of {total} entries of your {what} differ from the reference; the largest gap at "
+    "index {index}: got {got:.5g}, expected {expected:.5g}": (
+        "你的{what}有 {wrong}/{total} 个元素与参考答案不同；最大差距在索引 {index}："
+        "得到 {got:.5g}，应为 {expected:.5g}"
+    ),
+    "output": "输出",
+    "attention weights": "注意力权重",
+    "bias": "偏置",
+    "derivative": "导数",
+    "total": "总和",
+    "weight": "权重",
+    "weights": "权重",
     "Nothing drawn: {message}": "未能绘制：{message}",
     "Cannot draw this setting:": "无法绘制这组设置：",
 }
