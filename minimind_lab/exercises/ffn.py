@@ -40,8 +40,11 @@ def _call_without_forward(fn: ForwardFn, ffn: nn.Module, x: Tensor, case: str) -
         handle.remove()
     if called:
         raise ExerciseError(
-            f"{case}: your code calls the module itself, ffn(x); write the forward pass from its "
-            "parts (ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)"
+            tr(
+                "{case}: your code calls the module itself, ffn(x); write the forward pass from "
+                "its parts (ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)",
+                case=case,
+            )
         )
     return got
 
@@ -50,19 +53,19 @@ def _plain_cases() -> dict[str, tuple[PlainFFN, Tensor]]:
     g = torch.Generator().manual_seed(404)
     with fresh_rng(404):
         return {
-            "PlainFFN(8, 32, 'gelu'), x of shape (5, 8)": (
+            tr("PlainFFN(8, 32, 'gelu'), x of shape (5, 8)"): (
                 PlainFFN(8, 32, "gelu").eval(),
                 torch.randn(5, 8, generator=g),
             ),
-            "PlainFFN(8, 16, 'relu', bias=True), x of shape (2, 3, 8)": (
+            tr("PlainFFN(8, 16, 'relu', bias=True), x of shape (2, 3, 8)"): (
                 PlainFFN(8, 16, "relu", bias=True).eval(),
                 torch.randn(2, 3, 8, generator=g),
             ),
-            "PlainFFN(6, 12, 'silu', bias=True) in float64, x of shape (4, 6)": (
+            tr("PlainFFN(6, 12, 'silu', bias=True) in float64, x of shape (4, 6)"): (
                 PlainFFN(6, 12, "silu", bias=True).double().eval(),
                 torch.randn(4, 6, generator=g, dtype=torch.float64),
             ),
-            "PlainFFN(8, 32, 'gelu', dropout=0.5) in training mode, x of shape (4, 8)": (
+            tr("PlainFFN(8, 32, 'gelu', dropout=0.5) in training mode, x of shape (4, 8)"): (
                 PlainFFN(8, 32, "gelu", dropout=0.5).train(),
                 torch.randn(4, 8, generator=g),
             ),
@@ -78,30 +81,37 @@ def _with_activation(
 def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     up, down, act, drop = ffn.up_proj, ffn.down_proj, ffn.act_fn, ffn.dropout
     mistakes = {
-        "the activation is applied after down_proj instead of between the two layers": lambda: drop(
-            act(down(up(x)))
+        tr("the activation is applied after down_proj instead of between the two layers"): lambda: (
+            drop(act(down(up(x))))
         ),
-        "no activation: down_proj(up_proj(x)) is one linear map (lesson 02)": lambda: drop(
+        tr("no activation: down_proj(up_proj(x)) is one linear map (lesson 02)"): lambda: drop(
             down(up(x))
         ),
-        "the activation is applied twice, between the layers and after down_proj": lambda: drop(
+        tr("the activation is applied twice, between the layers and after down_proj"): lambda: drop(
             act(down(act(up(x))))
         ),
-        "bias missing: F.linear with the weight alone drops up_proj's and down_proj's "
-        "bias": lambda: drop(_no_bias(down, act(_no_bias(up, x)))),
-        "tanh approximation of GELU used where the exact erf one is expected "
-        "(ffn.act_fn is nn.GELU())": lambda: drop(down(F.gelu(up(x), approximate="tanh"))),
-        "dropout missing: in training mode ffn.dropout acts on down_proj's output": lambda: down(
-            act(up(x))
+        tr(
+            "bias missing: F.linear with the weight alone drops up_proj's and down_proj's bias"
+        ): lambda: drop(_no_bias(down, act(_no_bias(up, x)))),
+        tr(
+            "tanh approximation of GELU used where the exact erf one is expected "
+            "(ffn.act_fn is nn.GELU())"
+        ): lambda: drop(down(F.gelu(up(x), approximate="tanh"))),
+        tr("dropout missing: in training mode ffn.dropout acts on down_proj's output"): lambda: (
+            down(act(up(x)))
         ),
-        "dropout in the wrong place: on the hidden units instead of on down_proj's output": (
+        tr("dropout in the wrong place: on the hidden units instead of on down_proj's output"): (
             lambda: down(drop(act(up(x))))
         ),
     }
     for name, other in (("GELU", F.gelu), ("ReLU", F.relu), ("SiLU", F.silu)):
         own = type(act).__name__
         mistakes[
-            f"{name} used whatever the module's activation is; call ffn.act_fn ({own} here)"
+            tr(
+                "{name} used whatever the module's activation is; call ffn.act_fn ({own} here)",
+                name=name,
+                own=own,
+            )
         ] = _with_activation(other, ffn, x)
     return mistakes
 
@@ -146,15 +156,15 @@ def _gated_cases() -> dict[str, tuple[GatedFFN, Tensor]]:
     g = torch.Generator().manual_seed(505)
     with fresh_rng(505):
         return {
-            "GatedFFN(8, 24, 'silu'), x of shape (5, 8)": (
+            tr("GatedFFN(8, 24, 'silu'), x of shape (5, 8)"): (
                 GatedFFN(8, 24, "silu").eval(),
                 torch.randn(5, 8, generator=g),
             ),
-            "GatedFFN(6, 16, 'silu', bias=True), x of shape (2, 3, 6)": (
+            tr("GatedFFN(6, 16, 'silu', bias=True), x of shape (2, 3, 6)"): (
                 GatedFFN(6, 16, "silu", bias=True).eval(),
                 torch.randn(2, 3, 6, generator=g),
             ),
-            "GatedFFN(8, 24, 'silu') in float64, x of shape (4, 8)": (
+            tr("GatedFFN(8, 24, 'silu') in float64, x of shape (4, 8)"): (
                 GatedFFN(8, 24, "silu").double().eval(),
                 torch.randn(4, 8, generator=g, dtype=torch.float64),
             ),
@@ -164,27 +174,31 @@ def _gated_cases() -> dict[str, tuple[GatedFFN, Tensor]]:
 def _gated_mistakes(ffn: GatedFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     gate, up, down = ffn.gate_proj, ffn.up_proj, ffn.down_proj
     return {
-        "SiLU applied to the up branch instead of the gate": lambda: down(gate(x) * F.silu(up(x))),
-        "sigmoid on the gate: that is GLU; SwiGLU's gate is SiLU(x) = x·σ(x)": lambda: down(
+        tr("SiLU applied to the up branch instead of the gate"): lambda: down(
+            gate(x) * F.silu(up(x))
+        ),
+        tr("sigmoid on the gate: that is GLU; SwiGLU's gate is SiLU(x) = x·σ(x)"): lambda: down(
             torch.sigmoid(gate(x)) * up(x)
         ),
-        "GELU on the gate: that is GEGLU; SwiGLU's gate is SiLU": lambda: down(
+        tr("GELU on the gate: that is GEGLU; SwiGLU's gate is SiLU"): lambda: down(
             F.gelu(gate(x)) * up(x)
         ),
-        "no activation on the gate: that is the bilinear variant": lambda: down(gate(x) * up(x)),
-        "SiLU on both branches; only the gate gets it": lambda: down(
+        tr("no activation on the gate: that is the bilinear variant"): lambda: down(
+            gate(x) * up(x)
+        ),
+        tr("SiLU on both branches; only the gate gets it"): lambda: down(
             F.silu(gate(x)) * F.silu(up(x))
         ),
-        "the branches are added; SwiGLU multiplies them element-wise (逐元素相乘)": lambda: down(
-            F.silu(gate(x)) + up(x)
+        tr("the branches are added; SwiGLU multiplies them element-wise (逐元素相乘)"): lambda: (
+            down(F.silu(gate(x)) + up(x))
         ),
-        "SiLU applied after the product; it belongs on the gate branch alone": lambda: down(
+        tr("SiLU applied after the product; it belongs on the gate branch alone"): lambda: down(
             F.silu(gate(x) * up(x))
         ),
-        "the up branch is missing: down(SiLU(gate(x))) is a plain FFN": lambda: down(
+        tr("the up branch is missing: down(SiLU(gate(x))) is a plain FFN"): lambda: down(
             F.silu(gate(x))
         ),
-        "bias missing: F.linear with the weight alone drops the projections' bias": lambda: (
+        tr("bias missing: F.linear with the weight alone drops the projections' bias"): lambda: (
             _no_bias(down, F.silu(_no_bias(gate, x)) * _no_bias(up, x))
         ),
     }

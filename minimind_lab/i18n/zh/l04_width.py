@@ -61,8 +61,82 @@ ZH: dict[str, str] = {
         "平均每个 token 用到 {m} 个单元中的 {used:.1f} 个"
     ),
     "How wide should the FFN be?": "FFN 该有多宽？",
-    # exercises/ffn.py
+    # exercises/ffn.py: the plain FFN's checker (its success line, cases and known mistakes)
     "your forward pass matches PlainFFN.forward on {n} cases.": (
         "你写的前向传播在全部 {n} 个用例上都与 PlainFFN.forward 一致。"
+    ),
+    "{case}: your code calls the module itself, ffn(x); write the forward pass from its parts "
+    "(ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)": (
+        "{case}：你的代码直接调用了模块本身 ffn(x)；请用它的部件"
+        "（ffn.up_proj、ffn.act_fn、ffn.down_proj……）写出前向传播"
+    ),
+    "PlainFFN(8, 32, 'gelu'), x of shape (5, 8)": "PlainFFN(8, 32, 'gelu')，x 的形状为 (5, 8)",
+    "PlainFFN(8, 16, 'relu', bias=True), x of shape (2, 3, 8)": (
+        "PlainFFN(8, 16, 'relu', bias=True)，x 的形状为 (2, 3, 8)"
+    ),
+    "PlainFFN(6, 12, 'silu', bias=True) in float64, x of shape (4, 6)": (
+        "float64 下的 PlainFFN(6, 12, 'silu', bias=True)，x 的形状为 (4, 6)"
+    ),
+    "PlainFFN(8, 32, 'gelu', dropout=0.5) in training mode, x of shape (4, 8)": (
+        "训练模式下的 PlainFFN(8, 32, 'gelu', dropout=0.5)，x 的形状为 (4, 8)"
+    ),
+    "the activation is applied after down_proj instead of between the two layers": (
+        "激活函数用在了 down_proj 之后，而不是两层之间"
+    ),
+    "no activation: down_proj(up_proj(x)) is one linear map (lesson 02)": (
+        "没有激活函数：down_proj(up_proj(x)) 只是一个线性映射（第 02 课）"
+    ),
+    "the activation is applied twice, between the layers and after down_proj": (
+        "激活函数用了两次：两层之间一次，down_proj 之后又一次"
+    ),
+    "bias missing: F.linear with the weight alone drops up_proj's and down_proj's bias": (
+        "漏了偏置：只拿权重调用 F.linear，会丢掉 up_proj 和 down_proj 的偏置"
+    ),
+    "tanh approximation of GELU used where the exact erf one is expected "
+    "(ffn.act_fn is nn.GELU())": (
+        "用了 GELU 的 tanh 近似，而这里要的是精确的 erf 版本（ffn.act_fn 是 nn.GELU()）"
+    ),
+    "dropout missing: in training mode ffn.dropout acts on down_proj's output": (
+        "漏了 dropout：训练模式下，ffn.dropout 作用在 down_proj 的输出上"
+    ),
+    "dropout in the wrong place: on the hidden units instead of on down_proj's output": (
+        "dropout 放错了位置：放在了隐藏单元上，而不是 down_proj 的输出上"
+    ),
+    "{name} used whatever the module's activation is; call ffn.act_fn ({own} here)": (
+        "不管模块的激活函数是什么，都用了 {name}；请调用 ffn.act_fn（这里是 {own}）"
+    ),
+    # exercises/ffn.py: SwiGLU's checker (lesson 05), which shares the file; its cases and known
+    # mistakes (its success line is left as it was: lesson 05's stored outputs print it)
+    "GatedFFN(8, 24, 'silu'), x of shape (5, 8)": "GatedFFN(8, 24, 'silu')，x 的形状为 (5, 8)",
+    "GatedFFN(6, 16, 'silu', bias=True), x of shape (2, 3, 6)": (
+        "GatedFFN(6, 16, 'silu', bias=True)，x 的形状为 (2, 3, 6)"
+    ),
+    "GatedFFN(8, 24, 'silu') in float64, x of shape (4, 8)": (
+        "float64 下的 GatedFFN(8, 24, 'silu')，x 的形状为 (4, 8)"
+    ),
+    "SiLU applied to the up branch instead of the gate": (
+        "SiLU 用在了 up 分支（内容分支）上，而不是门控分支上"
+    ),
+    "sigmoid on the gate: that is GLU; SwiGLU's gate is SiLU(x) = x·σ(x)": (
+        "门控分支用了 sigmoid：那是 GLU；SwiGLU 的门控是 SiLU(x) = x·σ(x)"
+    ),
+    "GELU on the gate: that is GEGLU; SwiGLU's gate is SiLU": (
+        "门控分支用了 GELU：那是 GEGLU；SwiGLU 的门控是 SiLU"
+    ),
+    "no activation on the gate: that is the bilinear variant": (
+        "门控分支没有激活函数：那是双线性（bilinear）变体"
+    ),
+    "SiLU on both branches; only the gate gets it": "两个分支都用了 SiLU；只有门控分支该用它",
+    "the branches are added; SwiGLU multiplies them element-wise (逐元素相乘)": (
+        "两个分支被加在了一起；SwiGLU 要把它们逐元素相乘"
+    ),
+    "SiLU applied after the product; it belongs on the gate branch alone": (
+        "SiLU 用在了乘积之后；它只属于门控分支"
+    ),
+    "the up branch is missing: down(SiLU(gate(x))) is a plain FFN": (
+        "缺了 up 分支：down(SiLU(gate(x))) 是一个朴素 FFN"
+    ),
+    "bias missing: F.linear with the weight alone drops the projections' bias": (
+        "漏了偏置：只拿权重调用 F.linear，会丢掉各个投影的偏置"
     ),
 }
