@@ -26,28 +26,35 @@ def _up(value: float, multiple: int = 64) -> int:
 def _mistakes(version: str) -> dict[str, Callable[[int], float]]:
     ratio, name = (8 / 3, "8h/3") if version == "minimind2" else (math.pi, "h·π")
     mistakes: dict[str, Callable[[int], float]] = {
-        f"width truncated where it should round up: this rounds {name} down to a multiple of 64": (
-            lambda h: 64 * math.floor(ratio * h / 64)
+        tr(
+            "width truncated where it should round up: this rounds {name} down to a multiple of 64",
+            name=name,
+        ): lambda h: 64 * math.floor(ratio * h / 64),
+        tr(
+            "width rounded to the nearest multiple of 64; the rule rounds {name} up", name=name
+        ): lambda h: 64 * round(ratio * h / 64),
+        tr(
+            "no rounding to a multiple of 64: this is {name} cut to an integer", name=name
+        ): lambda h: int(ratio * h),
+        tr("{name} rounded up to an integer, not to a multiple of 64", name=name): lambda h: (
+            math.ceil(ratio * h)
         ),
-        f"width rounded to the nearest multiple of 64; the rule rounds {name} up": (
-            lambda h: 64 * round(ratio * h / 64)
-        ),
-        f"no rounding to a multiple of 64: this is {name} cut to an integer": lambda h: int(
-            ratio * h
-        ),
-        f"{name} rounded up to an integer, not to a multiple of 64": lambda h: math.ceil(ratio * h),
-        "rounded up to a multiple of 256 (LLaMA-1's multiple_of), not 64": lambda h: _up(
+        tr("rounded up to a multiple of 256 (LLaMA-1's multiple_of), not 64"): lambda h: _up(
             int(ratio * h), 256
         ),
-        "this is 4h, the original Transformer's width, not the rule's": lambda h: 4 * h,
+        tr("this is 4h, the original Transformer's width, not the rule's"): lambda h: 4 * h,
     }
     if version == "minimind2":
-        mistakes["this is minimind-3's π rule; MiniMind2 uses 8/3"] = lambda h: _up(math.pi * h)
+        mistakes[tr("this is minimind-3's π rule; MiniMind2 uses 8/3")] = lambda h: _up(math.pi * h)
     else:
-        mistakes["this is MiniMind2's 8/3 rule; minimind-3 uses π"] = lambda h: _up(int(8 * h / 3))
+        mistakes[tr("this is MiniMind2's 8/3 rule; minimind-3 uses π")] = lambda h: _up(
+            int(8 * h / 3)
+        )
         mistakes[
-            "h·π is cut to an int before rounding up; minimind-3 rounds the real product up, "
-            "ceil(h·π / 64)·64 (they differ when int(h·π) is a multiple of 64)"
+            tr(
+                "h·π is cut to an int before rounding up; minimind-3 rounds the real product up, "
+                "ceil(h·π / 64)·64 (they differ when int(h·π) is a multiple of 64)"
+            )
         ] = lambda h: _up(int(math.pi * h))
     return mistakes
 
@@ -68,8 +75,13 @@ def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
         got = run_learner(fn, f"hidden_size={h}", h)
         if not isinstance(got, numbers.Integral) or isinstance(got, bool):
             raise ExerciseError(
-                f"hidden_size={h}: your function returned {got!r} ({type(got).__name__}); a width "
-                "counts units, so return an int (math.ceil and int(...) give one)"
+                tr(
+                    "hidden_size={h}: your function returned {got!r} ({kind}); a width counts "
+                    "units, so return an int (math.ceil and int(...) give one)",
+                    h=h,
+                    got=got,
+                    kind=type(got).__name__,
+                )
             )
         answers[h] = int(got)
     wrong = [h for h, got in answers.items() if got != intermediate_size(h, rule)]
@@ -92,8 +104,16 @@ def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
         ),
         None,
     )
-    message = (
-        f"{len(wrong)} of {len(_HIDDEN_SIZES)} hidden sizes differ; for hidden_size={first} you "
-        f"return {answers[first]}, the {version} rule gives {intermediate_size(first, rule)}"
+    message = tr(
+        "{n_wrong} of {n} hidden sizes differ; for hidden_size={first} you return {got}, the "
+        "{version} rule gives {expected}",
+        n_wrong=len(wrong),
+        n=len(_HIDDEN_SIZES),
+        first=first,
+        got=answers[first],
+        version=version,
+        expected=intermediate_size(first, rule),
     )
-    raise ExerciseError(f"{message}; {diagnosis}" if diagnosis else message)
+    if diagnosis:
+        message = tr("{message}; {diagnosis}", message=message, diagnosis=diagnosis)
+    raise ExerciseError(message)

@@ -53,4 +53,34 @@ ZH: dict[str, str] = {
     "your derivative of {name} matches the reference on {n} cases.": (
         "你写的 {name} 导数在全部 {n} 组测试上都与参考结果一致。"
     ),
+    # exercises/activations.py: the cases and the known mistakes
+    "x on a grid from -6 to 6 (241 points, 0 included)": "x 取 -6 到 6 的网格（241 个点，含 0）",
+    "random x of shape (3, 4, 5)": "形状为 (3, 4, 5) 的随机 x",
+    "float64 x on a grid from -4 to 4": "float64 的 x，取 -4 到 4 的网格",
+    "large x: -30, -10, 10, 30": "很大的 x：-30、-10、10、30",
+    "this is the activation itself, not its derivative": "这是激活函数本身，而不是它的导数",
+    "this is Φ(x) only: the product rule's second term x·φ(x) is missing "
+    "(GELU = x·Φ(x), so its slope is Φ(x) + x·φ(x))": (
+        "这只是 Φ(x)：漏掉了乘积法则的第二项 x·φ(x)（GELU = x·Φ(x)，所以它的斜率是 Φ(x) + x·φ(x)）"
+    ),
+    "tanh approximation of GELU used where the exact erf one is expected "
+    "(this is the slope of gelu_pytorch_tanh)": (
+        "这里要的是精确的 erf 形式，却用了 GELU 的 tanh 近似（这是 gelu_pytorch_tanh 的斜率）"
+    ),
+    "this is x·φ(x) only: the term Φ(x) is missing": "这只是 x·φ(x)：漏掉了 Φ(x) 这一项",
+    "this is σ(x) only: the product rule's second term x·σ(x)(1 − σ(x)) is missing "
+    "(SiLU = x·σ(x))": "这只是 σ(x)：漏掉了乘积法则的第二项 x·σ(x)(1 − σ(x))（SiLU = x·σ(x)）",
+    "this is σ(x)(1 − σ(x)), the derivative of sigmoid, not of SiLU = x·σ(x)": (
+        "这是 σ(x)(1 − σ(x))，即 sigmoid 的导数，而不是 SiLU = x·σ(x) 的导数"
+    ),
+    "the slope at x = 0 is 1 here; the reference (and autograd) use 0 there": (
+        "这里 x = 0 处的斜率取了 1；参考实现（以及自动求导）在那里取 0"
+    ),
+    "this is 1 − tanh(x): the tanh should be squared, 1 − tanh²(x)": (
+        "这是 1 − tanh(x)：tanh 应该平方，即 1 − tanh²(x)"
+    ),
+    "this is σ(x)(1 + σ(x)); the slope is σ(x)(1 − σ(x))": (
+        "这是 σ(x)(1 + σ(x))；斜率应为 σ(x)(1 − σ(x))"
+    ),
+    "this is the derivative of {other}, not of {name}": "这是 {other} 的导数，而不是 {name} 的导数",
 }

@@ -71,4 +71,41 @@ ZH: dict[str, str] = {
     # exercises/sizing.py
     "your {version} width rule agrees with the reference for every hidden_size from "
     "1 to {last}.": "你写的 {version} 宽度规则在 hidden_size 从 1 到 {last} 的每个取值上都与参考结果一致。",
+    # exercises/sizing.py: the known mistakes and what a wrong answer is told
+    "width truncated where it should round up: this rounds {name} down to a multiple of 64": (
+        "本该向上取整的宽度被截断了：这是把 {name} 向下取整到 64 的倍数"
+    ),
+    "width rounded to the nearest multiple of 64; the rule rounds {name} up": (
+        "宽度被取整到了最近的 64 的倍数；规则是把 {name} 向上取整"
+    ),
+    "no rounding to a multiple of 64: this is {name} cut to an integer": (
+        "没有取整到 64 的倍数：这只是把 {name} 截断为整数"
+    ),
+    "{name} rounded up to an integer, not to a multiple of 64": (
+        "{name} 被向上取整到了整数，而不是 64 的倍数"
+    ),
+    "rounded up to a multiple of 256 (LLaMA-1's multiple_of), not 64": (
+        "向上取整到了 256 的倍数（LLaMA-1 的 multiple_of），而不是 64"
+    ),
+    "this is 4h, the original Transformer's width, not the rule's": (
+        "这是 4h，即原始 Transformer 的宽度，而不是这条规则给出的宽度"
+    ),
+    "this is minimind-3's π rule; MiniMind2 uses 8/3": "这是 minimind-3 的 π 规则；MiniMind2 用的是 8/3",
+    "this is MiniMind2's 8/3 rule; minimind-3 uses π": "这是 MiniMind2 的 8/3 规则；minimind-3 用的是 π",
+    "h·π is cut to an int before rounding up; minimind-3 rounds the real product up, "
+    "ceil(h·π / 64)·64 (they differ when int(h·π) is a multiple of 64)": (
+        "h·π 在向上取整之前被截断成了整数；minimind-3 是把实数乘积直接向上取整，"
+        "即 ceil(h·π / 64)·64（当 int(h·π) 是 64 的倍数时两者不同）"
+    ),
+    "hidden_size={h}: your function returned {got!r} ({kind}); a width counts "
+    "units, so return an int (math.ceil and int(...) give one)": (
+        "hidden_size={h}：你的函数返回了 {got!r}（{kind}）；宽度是单元的个数，"
+        "所以要返回 int（math.ceil 和 int(...) 都会给出 int）"
+    ),
+    "{n_wrong} of {n} hidden sizes differ; for hidden_size={first} you return {got}, the "
+    "{version} rule gives {expected}": (
+        "{n} 个隐藏维度中有 {n_wrong} 个不一致；hidden_size={first} 时你返回 {got}，"
+        "而 {version} 规则给出 {expected}"
+    ),
+    "{message}; {diagnosis}": "{message}；{diagnosis}",
 }
