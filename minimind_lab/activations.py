@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
+from .i18n import tr, tr_noop
+
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_TANH_COEFF = 0.044715
 
@@ -63,28 +65,48 @@ class ActivationSpec:
 _REGISTRY: dict[str, ActivationSpec] = {
     spec.name: spec
     for spec in (
-        ActivationSpec("relu", "ReLU", nn.ReLU, lambda x: (x > 0).to(x.dtype), "max(0, x)"),
         ActivationSpec(
-            "gelu", "GELU", nn.GELU, _gelu_derivative, "x·Φ(x), Φ the standard normal CDF"
+            "relu", tr_noop("ReLU"), nn.ReLU, lambda x: (x > 0).to(x.dtype), tr_noop("max(0, x)")
+        ),
+        ActivationSpec(
+            "gelu",
+            tr_noop("GELU"),
+            nn.GELU,
+            _gelu_derivative,
+            tr_noop("x·Φ(x), Φ the standard normal CDF"),
         ),
         ActivationSpec(
             "gelu_pytorch_tanh",
-            "GELU (tanh form)",
+            tr_noop("GELU (tanh form)"),
             lambda: nn.GELU(approximate="tanh"),
             _gelu_tanh_derivative,
-            "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))",
-        ),
-        ActivationSpec("silu", "SiLU / Swish", nn.SiLU, _silu_derivative, "x·σ(x)"),
-        ActivationSpec(
-            "swish", "SiLU / Swish", nn.SiLU, _silu_derivative, "x·σ(x) (the same function as silu)"
+            tr_noop("0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))"),
         ),
         ActivationSpec(
-            "sigmoid", "sigmoid", nn.Sigmoid, _sigmoid_derivative, "σ(x) = 1 / (1 + e^(−x))"
+            "silu", tr_noop("SiLU / Swish"), nn.SiLU, _silu_derivative, tr_noop("x·σ(x)")
         ),
         ActivationSpec(
-            "tanh", "tanh", nn.Tanh, _tanh_derivative, "(e^x − e^(−x)) / (e^x + e^(−x))"
+            "swish",
+            tr_noop("SiLU / Swish"),
+            nn.SiLU,
+            _silu_derivative,
+            tr_noop("x·σ(x) (the same function as silu)"),
         ),
-        ActivationSpec("identity", "identity", nn.Identity, torch.ones_like, "x"),
+        ActivationSpec(
+            "sigmoid",
+            tr_noop("sigmoid"),
+            nn.Sigmoid,
+            _sigmoid_derivative,
+            tr_noop("σ(x) = 1 / (1 + e^(−x))"),
+        ),
+        ActivationSpec(
+            "tanh",
+            tr_noop("tanh"),
+            nn.Tanh,
+            _tanh_derivative,
+            tr_noop("(e^x − e^(−x)) / (e^x + e^(−x))"),
+        ),
+        ActivationSpec("identity", tr_noop("identity"), nn.Identity, torch.ones_like, tr_noop("x")),
     )
 }
 
@@ -115,10 +137,12 @@ def activation_derivative(name: str, x: Tensor) -> Tensor:
 
 
 def activation_formula(name: str) -> str:
-    """A one-line formula for activation ``name``, for labels and tables."""
-    return _spec(name).formula
+    """A one-line formula for activation ``name``, for labels and tables (its words in the
+    lesson's language, ``minimind_lab.i18n``)."""
+    return tr(_spec(name).formula)
 
 
 def activation_label(name: str) -> str:
-    """The display name of activation ``name`` (``"silu"`` → ``"SiLU / Swish"``) for plots."""
-    return _spec(name).label
+    """The display name of activation ``name`` (``"silu"`` → ``"SiLU / Swish"``) for plots, in
+    the lesson's language where it has words (``"GELU (tanh form)"``)."""
+    return tr(_spec(name).label)

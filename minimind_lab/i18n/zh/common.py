@@ -11,6 +11,23 @@ ZH: dict[str, str] = {
     "What the MLP buys": "MLP 换来了什么",
     "How much an MLP holds": "MLP 能装下多少",
     "Toward MoE": "走向 MoE",
+    # Activations' display labels and formulas (minimind_lab.activations): the names stay as
+    # Chinese writing keeps them; only the words are translated.
+    "ReLU": "ReLU",
+    "GELU": "GELU",
+    "GELU (tanh form)": "GELU（tanh 近似）",
+    "SiLU / Swish": "SiLU / Swish",
+    "sigmoid": "sigmoid",
+    "tanh": "tanh",
+    "identity": "恒等",
+    "max(0, x)": "max(0, x)",
+    "x·Φ(x), Φ the standard normal CDF": "x·Φ(x)，Φ 为标准正态分布的累积分布函数",
+    "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))": "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))",
+    "x·σ(x)": "x·σ(x)",
+    "x·σ(x) (the same function as silu)": "x·σ(x)（与 silu 是同一个函数）",
+    "σ(x) = 1 / (1 + e^(−x))": "σ(x) = 1 / (1 + e^(−x))",
+    "(e^x − e^(−x)) / (e^x + e^(−x))": "(e^x − e^(−x)) / (e^x + e^(−x))",
+    "x": "x",
     # The line a passing exercise checker prints (minimind_lab.exercises._compare).
     "Correct: {message}": "正确：{message}",
     # How a checker reports a difference (minimind_lab.exercises._compare).
