@@ -5,7 +5,7 @@ ZH: dict[str, str] = {
     "Attention vs MLP": "注意力与 MLP",
     "Linear collapse": "线性坍缩",
     "Activations": "激活函数",
-    "The plain FFN": "普通 FFN",
+    "The plain FFN": "朴素 FFN",
     "Gating and SwiGLU": "门控与 SwiGLU",
     "MiniMind's FeedForward": "MiniMind 的 FeedForward",
     "What the MLP buys": "MLP 换来了什么",

@@ -30,8 +30,8 @@ ZH: dict[str, str] = {
     "Attention vs MLP: who does what": "注意力与 MLP：各司何职",
     "Linear collapse: why the activation is the point": "线性坍缩：激活函数为何是关键",
     "Activation curves and their derivatives": "激活函数曲线及其导数",
-    "The plain FFN: up, activate, down": "普通 FFN：升维、激活、降维",
-    "Gating: from plain FFN to SwiGLU": "门控：从普通 FFN 到 SwiGLU",
+    "The plain FFN: up, activate, down": "朴素 FFN：升维、激活、降维",
+    "Gating: from plain FFN to SwiGLU": "门控：从朴素 FFN 到 SwiGLU",
     "The 8/3 derivation": "8/3 的由来",
     "MiniMind's FeedForward, line by line": "逐行读懂 MiniMind 的 FeedForward",
     "What the MLP buys: a tiny MiniMind, trained": "MLP 换来了什么：训练一个迷你 MiniMind",
@@ -72,13 +72,13 @@ ZH: dict[str, str] = {
     "Final MSE of a plain FFN on lesson 04's wave task against its width m/h (½ to 8, 64 to 1,024 "
     "weights), five activations, median and range of 3 seeds: lower at m/h = 8 than at ½ for "
     "every activation (at 16× the weights; lesson 04's control compares equal weights)": (
-        "普通 FFN 在第 04 课波形任务上的最终 MSE 随宽度 m/h（½ 到 8，权重 64 到 1,024 个）的变化，"
+        "朴素 FFN 在第 04 课波形任务上的最终 MSE 随宽度 m/h（½ 到 8，权重 64 到 1,024 个）的变化，"
         "五种激活函数，3 个随机种子的中位数与范围：每种激活函数在 m/h = 8 时都低于 ½ 时"
         "（权重多 16 倍；第 04 课的对照实验在等权重下比较）"
     ),
     "Plain FFN (h → 4h → h) beside SwiGLU (gate and up, h → m, multiplied element-wise, then "
     "m → h), with the tensor shape on every arrow": (
-        "普通 FFN（h → 4h → h）与 SwiGLU（门控与上投影各为 h → m，逐元素相乘，再 m → h）并排对照，"
+        "朴素 FFN（h → 4h → h）与 SwiGLU（门控与上投影各为 h → m，逐元素相乘，再 m → h）并排对照，"
         "每个箭头上标出张量形状"
     ),
     "Gate values act(gate_proj(x)) of the GLU, ReGLU, GEGLU and SwiGLU FFNs of the equal-budget "
@@ -90,8 +90,8 @@ ZH: dict[str, str] = {
     "Parameters of a plain and a gated FFN, counted on the modules at every width m, against "
     "m/h: the gated FFN at m = 8h/3 weighs what the plain one does at 4h; real models sit near "
     "the crossing (an inset zooms in on the ones it covers)": (
-        "普通 FFN 与门控 FFN 的参数量（在每个宽度 m 上直接数模块）随 m/h 的变化：门控 FFN 在 "
-        "m = 8h/3 时与普通 FFN 在 4h 时一样重；真实模型都落在交点附近（插图放大了其中几个）"
+        "朴素 FFN 与门控 FFN 的参数量（在每个宽度 m 上直接数模块）随 m/h 的变化：门控 FFN 在 "
+        "m = 8h/3 时与朴素 FFN 在 4h 时一样重；真实模型都落在交点附近（插图放大了其中几个）"
     ),
     "Held-out accuracy per kind of a tiny MiniMind2 with MLPs, without them (same non-embedding "
     "parameters, twice as wide) and without attention, after 200 steps at one learning rate "

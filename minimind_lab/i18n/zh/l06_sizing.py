@@ -5,9 +5,9 @@ ZH: dict[str, str] = {
     "{family} (published widths)": "{family}（公布的宽度）",
     "PlainFFN, counted: 2 matrices": "PlainFFN，按模块计数：2 个矩阵",
     "GatedFFN, counted: 3 matrices": "GatedFFN，按模块计数：3 个矩阵",
-    "budget of the plain FFN at m = 4h: {budget:g}h²": "普通 FFN 在 m = 4h 时的参数预算：{budget:g}h²",
+    "budget of the plain FFN at m = 4h: {budget:g}h²": "朴素 FFN 在 m = 4h 时的参数预算：{budget:g}h²",
     "parity: m/h = {crossing:.3f}": "持平点：m/h = {crossing:.3f}",
-    "plain at m = 4h": "普通，m = 4h",
+    "plain at m = 4h": "朴素，m = 4h",
     "Counted at h = {hidden}: 3 matrices at m = {crossing:.3f}h weigh\n"
     "what 2 matrices at m = 4h do": (
         "h = {hidden} 时按模块计数：m = {crossing:.3f}h 的 3 个矩阵\n"
@@ -23,7 +23,7 @@ ZH: dict[str, str] = {
     "plain\nm = 4h": "普通\nm = 4h",
     "gated\nunrounded": "门控\n取整前",
     "gated\nrounded": "门控\n取整后",
-    "h = {h}: m = {width}, {ratio:.3f}× the plain FFN": "h = {h}：m = {width}，是普通 FFN 的 {ratio:.3f} 倍",
+    "h = {h}: m = {width}, {ratio:.3f}× the plain FFN": "h = {h}：m = {width}，是朴素 FFN 的 {ratio:.3f} 倍",
     "Rounding up to a multiple of {multiple_of} costs {overhead:.2f}% here": (
         "向上取整到 {multiple_of} 的倍数，在此多出 {overhead:.2f}%"
     ),
@@ -39,7 +39,7 @@ ZH: dict[str, str] = {
     "({overhead:.2f}%).": (
         "h = {hidden_size}，multiple_of = {multiple_of}，multiplier = {multiplier:g}："
         "intermediate_size 为 <b>{width}</b>（取整前 {unrounded}）。"
-        "4h 的普通 FFN：{plain:,} 个参数；"
+        "4h 的朴素 FFN：{plain:,} 个参数；"
         "门控 FFN：{gated:,} 个（{ratio:.3f}×）。"
         "取整增加了 {extra:,} 个参数"
         "（{overhead:.2f}%）。"

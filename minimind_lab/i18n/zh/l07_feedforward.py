@@ -89,7 +89,7 @@ ZH: dict[str, str] = {
     "config.hidden_act ignored: SiLU used where the config asks for another activation": (
         "忽略了 config.hidden_act：config 要求别的激活函数，却用了 SiLU"
     ),
-    "no gate: a plain FFN, down(act(up(x)))": "没有门控：普通 FFN，down(act(up(x)))",
+    "no gate: a plain FFN, down(act(up(x)))": "没有门控：朴素 FFN，down(act(up(x)))",
     "dropout missing: MiniMind2 applies nn.Dropout(config.dropout) after down_proj": (
         "缺了 dropout：MiniMind2 在 down_proj 之后接 nn.Dropout(config.dropout)"
     ),
