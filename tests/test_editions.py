@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import string
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -171,6 +173,54 @@ def test_no_stored_output_shows_a_missing_translation_or_glyph(path: Path) -> No
         outputs = json.dumps(cell.get("outputs", []), ensure_ascii=False)
         for text in FORBIDDEN_OUTPUT:
             assert text not in outputs, f"{path.name} cell {i} stores {text!r}"
+
+
+def _punctuation(ch: str) -> bool:
+    return unicodedata.category(ch).startswith(("P", "S"))
+
+
+def emphasis_that_does_not_render(markdown: str) -> list[str]:
+    """Each ``**`` or ``*`` run that CommonMark will not take as the opening or closing of
+    emphasis (it then shows the asterisks): an opener must be left-flanking, a closer
+    right-flanking. Chinese trips the rule where a bold term ends in full-width punctuation and
+    a character follows: ``**梯度（gradient）**通过`` renders its asterisks,
+    ``**梯度**（gradient）`` does not. Code spans and maths are skipped, and list bullets."""
+    problems = []
+    text = re.sub(r"`[^`]*`|\$[^$]*\$", lambda m: "x" * len(m.group(0)), markdown)
+    for line in text.split("\n"):
+        open_run = False
+        for run in re.finditer(r"\*+", line):
+            start, end = run.span()
+            if not line[:start].strip() and line[end : end + 1] == " ":
+                continue  # a bullet
+            before = line[start - 1] if start else " "
+            after = line[end] if end < len(line) else " "
+            left = not after.isspace() and (
+                not _punctuation(after) or before.isspace() or _punctuation(before)
+            )
+            right = not before.isspace() and (
+                not _punctuation(before) or after.isspace() or _punctuation(after)
+            )
+            if not (right if open_run else left):
+                problems.append(line[max(0, start - 12) : end + 12])
+            open_run = not open_run
+    return problems
+
+
+@pytest.mark.parametrize(("english", "chinese"), PAIRS, ids=lambda p: p.name[:2])
+def test_the_chinese_emphasis_renders(english: Path, chinese: Path) -> None:
+    _skip_if_missing(chinese)
+    for i, cell in enumerate(_cells(chinese)):
+        if cell["cell_type"] == "markdown":
+            bad = emphasis_that_does_not_render(_source(cell))
+            assert not bad, f"{chinese.name} cell {i}: asterisks that will show: {bad}"
+
+
+def test_the_emphasis_check_knows_the_chinese_trap() -> None:
+    assert emphasis_that_does_not_render("**梯度（gradient）**通过") != []
+    assert emphasis_that_does_not_render("**梯度**（gradient）通过") == []
+    assert emphasis_that_does_not_render("* 一项 **要点**。") == []
+    assert emphasis_that_does_not_render("`**x**`（代码）与 $a*b*c$") == []
 
 
 # The comparison itself: what it lets through and what it stops.
