@@ -26,6 +26,9 @@ NOTEBOOKS = [path for paths in EDITIONS.values() for path in paths]
 #: How each edition asks for a prediction, and begins a solution's last line.
 PREDICT_WORDS = {"en": ("predict", "guess", "before you run"), "zh": ("预测", "猜")}
 CONCLUSION = {"en": "Conclusion: ", "zh": "结论"}
+#: The comment an exercise's empty work cell may hold, and the first line of an uncompared cell.
+WORK_CELL = {"en": "# your code here", "zh": "# 在这里写你的代码"}
+UNCOMPARED = {"en": "# Not compared by the tests: ", "zh": "# 测试不比对此单元的输出："}
 MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
 
 
@@ -101,8 +104,7 @@ def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes
             f"{path.name} cell {i}: the solution must hide its code and its output"
         )
         work = cells[i - 1]
-        work_lines = _source(work).strip().splitlines()  # empty, or one comment ("# 在这里写…")
-        empty = not work_lines or (len(work_lines) == 1 and work_lines[0].startswith("#"))
+        empty = _source(work).strip() in ("", WORK_CELL[_edition(path)])
         assert work["cell_type"] == "code" and empty, (
             f"{path.name} cell {i - 1}: expected an empty cell to work in before the solution"
         )
@@ -134,15 +136,9 @@ def test_a_cell_left_uncompared_says_why_and_its_claims_stay_asserted(path: Path
         if "nbval-ignore-output" not in cell.get("metadata", {}).get("tags", []):
             continue
         source = _source(cell)
-        first = source.splitlines()[0] if source else ""
-        says_why = (
-            first.startswith("# Not compared by the tests: ")
-            if _edition(path) == "en"
-            else first.startswith("# ") and any("\u4e00" <= ch <= "\u9fff" for ch in first)
-        )  # the Chinese comment translates the English twin's (tests/test_editions.py)
-        assert says_why, (
-            f"{path} code cell {i}: an uncompared cell must start with "
-            "'# Not compared by the tests: <why>' (in Chinese: its translation)"
+        prefix = UNCOMPARED[_edition(path)]
+        assert source.startswith(prefix) and source.splitlines()[0] != prefix, (
+            f"{path} code cell {i}: an uncompared cell must start with '{prefix}<why>'"
         )
         following = _source(code[i + 1]) if i + 1 < len(code) else ""
         assert "assert " in source or "assert " in following, (
