@@ -246,7 +246,7 @@ def test_committed_chinese_figures_match_a_fresh_render(fresh_zh, tmp_path: Path
 def test_chinese_figures_carry_chinese_and_the_english_none(fresh, fresh_zh) -> None:
     """Each Chinese figure differs from its English one and draws CJK text; no English figure
     draws any (a language setting leaking from one render into the next would)."""
-    _, english = fresh
+    _, english, _ = fresh
     _, chinese = fresh_zh
     for name in figure_names():
         assert chinese[name].files["svg"] != english[name].files["svg"], name
