@@ -23,6 +23,7 @@ import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
 from minimind_lab.lessons.registry import LESSONS
+from tests.test_notebooks import _cells, _source
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = [
@@ -32,15 +33,6 @@ PAIRS = [
 #: What the stored outputs of a lesson must never show: a label drawn without its translation,
 #: or a glyph missing from every font.
 FORBIDDEN_OUTPUT = ("MissingTranslationWarning", "missing from font")
-
-
-def _cells(path: Path) -> list[dict]:
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
-
-
-def _source(cell: dict) -> str:
-    source = cell.get("source", "")
-    return source if isinstance(source, str) else "".join(source)
 
 
 def has_cjk(text: str) -> bool:
