@@ -133,6 +133,9 @@ def test_language_restores_the_language_and_the_fonts() -> None:
     set_language("zh")
     set_language("en")
     assert matplotlib.rcParams["font.family"] == before
+    with matplotlib.rc_context({"font.family": ["serif"]}):  # a learner's own choice
+        set_language("en")
+        assert matplotlib.rcParams["font.family"] == ["serif"]
     assert LANGUAGES == ("en", "zh")
 
 

@@ -99,7 +99,9 @@ def set_language(lang: str) -> None:
     else:
         import matplotlib
 
-        matplotlib.rcParams["font.family"] = matplotlib.rcParamsDefault["font.family"]
+        # Undo only what Chinese set: a learner's own font choice (matplotlibrc) stays.
+        if list(matplotlib.rcParams["font.family"]) == [_LATIN_FAMILY, CJK_FAMILY]:
+            matplotlib.rcParams["font.family"] = matplotlib.rcParamsDefault["font.family"]
     _current = lang
 
 
