@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 import numpy as np
 import pytest
@@ -143,6 +144,34 @@ def test_kind_overlap_and_routing_agreement_by_hand() -> None:
         l10.routing_agreement(torch.zeros(4, 2), ["A", "A", "B", "B"])
 
 
+def test_top_share_and_top_only_change_by_hand() -> None:
+    features = torch.tensor([[3.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+    share = l10.top_share(features, 0.25)  # the top one of four
+    torch.testing.assert_close(share, torch.tensor([9 / 12, 1 / 4]))
+    with pytest.raises(ValueError, match=r"fraction must be in \(0, 1\], got 0"):
+        l10.top_share(features, 0)
+    with ml.seeded(0):
+        ffn = ml.FeedForward(ml.MiniMindConfig(hidden_size=8)).eval()
+    x = torch.randn(5, 8, generator=torch.Generator().manual_seed(0))
+    assert torch.allclose(l10.top_only_change(ffn, x, 1.0), torch.zeros(5), atol=1e-6)  # all kept
+    hidden = l10.gated_features(ffn, x)
+    count = math.ceil(0.125 * hidden.shape[1])
+    kept = torch.zeros_like(hidden)
+    for row in range(5):  # the top units of each token, one at a time
+        top = hidden[row].abs().topk(count).indices
+        kept[row, top] = hidden[row, top]
+    with torch.no_grad():
+        full, part = ffn.down_proj(hidden), ffn.down_proj(kept)
+    expected = (part - full).norm(dim=-1) / full.norm(dim=-1)
+    torch.testing.assert_close(l10.top_only_change(ffn, x, 0.125), expected)
+    spread = l10.Spread.of(torch.tensor([0.5, 0.25, 1.0]))
+    assert (spread.low, spread.mean, spread.high) == (0.25, pytest.approx(7 / 12), 1.0)
+
+
+def test_aux_loss_coefficients_are_minimind_s() -> None:
+    assert l10.AUX_LOSS_COEF == {"minimind2": 0.01, "minimind3": 5e-4}
+
+
 def test_chance_overlap_is_the_mean_over_every_pair_of_sets() -> None:
     from itertools import combinations
 
@@ -168,6 +197,9 @@ def test_kind_experiment_seed_matches_a_computation_by_hand() -> None:
     assert result.raw == l10.kind_overlap(x, kinds, 0.125)
     assert result.hidden == l10.kind_overlap(hidden.detach(), kinds, 0.125)
     assert result.routing == l10.routing_agreement(moe.route(x).experts[:, 0], kinds)
+    assert result.hidden_share == l10.Spread.of(l10.top_share(hidden.detach(), 0.125))
+    assert result.raw_share == l10.Spread.of(l10.top_share(x, 0.125))
+    assert result.top_only == l10.Spread.of(l10.top_only_change(ffn, x, 0.125))
     with pytest.raises(ValueError, match="setup.seeds is empty"):
         l10.kind_experiment(l10.Setup(seeds=()))
     with pytest.raises(ValueError, match="ffn must be a FeedForward"):

@@ -1,8 +1,9 @@
-"""Tokens of a few kinds, and whether an MLP or a router treats the kinds apart (lesson 10).
+"""Tokens of a few kinds, what an MLP's hidden layer does with them, and a router (lesson 10).
 
 The stand-in hidden states are clusters, so any grouping by kind seen downstream may only be
 inherited from the inputs. Every measure here is therefore taken twice: on the raw inputs (the
 control) and on what a module made of them, and the lesson claims only the difference.
+``AUX_LOSS_COEF`` holds the weight each MiniMind version gives its MoE load-balancing loss.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from ..moe import MoEFeedForward
 from ..runtime import seeded
 
 __all__ = [
+    "AUX_LOSS_COEF",
     "SETUP",
     "KindSplit",
     "SeedResult",
     "Setup",
+    "Spread",
     "chance_overlap",
     "clustered_tokens",
     "gated_features",
@@ -32,7 +35,16 @@ __all__ = [
     "routing_agreement",
     "token_kinds",
     "top_features",
+    "top_only_change",
+    "top_share",
 ]
+
+#: The weight of the MoE load-balancing (auxiliary) loss in MiniMind's own code, added to the
+#: language-model loss in training (``loss = res.loss + res.aux_loss``). MiniMind2:
+#: ``aux_loss_alpha = 0.01`` (``MoEGate``, per sequence: ``seq_aux = True``); minimind-3:
+#: ``router_aux_loss_coef = 5e-4`` (``MOEFeedForward``: ``E · coef · Σ_e load_e · mean score_e``
+#: over the batch). Read in jingyaogong/minimind, ``model/model_minimind.py``.
+AUX_LOSS_COEF: dict[str, float] = {"minimind2": 0.01, "minimind3": 5e-4}
 
 
 @dataclass(frozen=True)
@@ -118,6 +130,46 @@ def top_features(features: Tensor, fraction: float) -> list[frozenset[int]]:
     return [frozenset(row.tolist()) for row in indices]
 
 
+def top_share(features: Tensor, fraction: float) -> Tensor:
+    """Share of each row's squared norm held by its ``⌈fraction·F⌉`` largest entries: ``(N,)``.
+
+    ``features``: ``(N, F)``. An even spread over the F entries gives ``fraction`` (about); all of
+    the norm in the top entries gives 1.
+    """
+    count = len(next(iter(top_features(features, fraction))))  # validates; ⌈fraction·F⌉
+    energy = features.detach().pow(2)  # (N, F)
+    return energy.topk(count, dim=-1).values.sum(dim=-1) / energy.sum(dim=-1)
+
+
+def top_only_change(ffn: FeedForward, x: Tensor, fraction: float) -> Tensor:
+    """How much ``ffn``'s output moves when each token keeps only its top hidden units: ``(N,)``.
+
+    The hidden layer ``gated_features(ffn, x)`` ``(N, m)`` is zeroed outside each row's
+    ``⌈fraction·m⌉`` largest entries (by size) before ``down_proj``; the result is
+    ``‖y_top − y‖ / ‖y‖`` per token, with ``y`` the full output. 0: the other units change nothing.
+    """
+    hidden = gated_features(ffn, x)  # (N, m), validates ffn
+    count = len(next(iter(top_features(hidden, fraction))))
+    keep = torch.zeros_like(hidden).scatter(-1, hidden.abs().topk(count, dim=-1).indices, 1.0)
+    with torch.no_grad():
+        full, top = ffn.down_proj(hidden), ffn.down_proj(hidden * keep)  # (N, h)
+    return (top - full).norm(dim=-1) / full.norm(dim=-1)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The smallest, mean and largest of a set of per-token values."""
+
+    low: float
+    mean: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Tensor) -> Spread:
+        """``values``: a 1-D tensor (one value per token)."""
+        return cls(values.min().item(), values.mean().item(), values.max().item())
+
+
 def chance_overlap(n_features: int, fraction: float) -> float:
     """Expected Jaccard overlap of two independent random sets of ``⌈fraction·n_features⌉``.
 
@@ -186,13 +238,21 @@ def routing_agreement(first_choice: Tensor, kinds: Sequence[str]) -> KindSplit:
 
 @dataclass(frozen=True)
 class SeedResult:
-    """One seed of the kind experiment: top-feature overlap of the raw inputs (the control) and
-    of an untrained MLP's hidden layer, and first-choice agreement of an untrained router."""
+    """One seed of the kind experiment, on the raw inputs (the control) and an untrained MLP.
+
+    ``raw``/``hidden``: top-feature overlap by kind; ``raw_share``/``hidden_share``: the share of
+    each token's squared norm in its top features (``top_share``); ``top_only``: how far the MLP's
+    output moves when each token keeps only its top hidden units (``top_only_change``);
+    ``routing``: first-choice agreement of an untrained router.
+    """
 
     seed: int
     raw: KindSplit
     hidden: KindSplit
     routing: KindSplit
+    raw_share: Spread
+    hidden_share: Spread
+    top_only: Spread
 
 
 def kind_experiment(setup: Setup = SETUP) -> list[SeedResult]:
@@ -201,7 +261,9 @@ def kind_experiment(setup: Setup = SETUP) -> list[SeedResult]:
     Per seed ``s``: ``clustered_tokens(..., seed=s)``; ``FeedForward`` (MiniMind2, the setup's
     hidden size) built under ``seeded(s)``, its ``gated_features`` compared by ``kind_overlap``
     with the raw tokens; ``MoEFeedForward(num_experts, top_k)`` built under ``seeded(s)``, its
-    first choices compared by ``routing_agreement``. The notebook computes the first seed by hand.
+    first choices compared by ``routing_agreement``; the top features' share of each token's
+    squared norm (``top_share``) on both, and ``top_only_change`` of the MLP. The notebook computes
+    the first seed by hand.
     """
     if not isinstance(setup, Setup):
         raise ValueError(f"setup must be a lesson-10 Setup, got {type(setup).__name__}")
@@ -220,12 +282,16 @@ def kind_experiment(setup: Setup = SETUP) -> list[SeedResult]:
             moe = MoEFeedForward(config, setup.num_experts, setup.top_k).eval()
         with torch.no_grad():
             first_choice = moe.route(x).experts[:, 0]
+        hidden = gated_features(ffn, x)
         results.append(
             SeedResult(
                 seed=seed,
                 raw=kind_overlap(x, kinds, setup.top_fraction),
-                hidden=kind_overlap(gated_features(ffn, x), kinds, setup.top_fraction),
+                hidden=kind_overlap(hidden, kinds, setup.top_fraction),
                 routing=routing_agreement(first_choice, kinds),
+                raw_share=Spread.of(top_share(x, setup.top_fraction)),
+                hidden_share=Spread.of(top_share(hidden, setup.top_fraction)),
+                top_only=Spread.of(top_only_change(ffn, x, setup.top_fraction)),
             )
         )
     return results
