@@ -688,7 +688,7 @@ def test_read_unit_names_no_previous_token_at_a_rows_first_position(
     assert ("t10", "t9") in previous
 
 
-# --- second edition: controls, patching grid, path patching, distinct facts, stored sweep -------
+# --- controls, patching grid, path patching, distinct facts, stored sweep ---------------------
 
 
 def test_the_controls_have_the_full_models_budget_and_their_own_mlps() -> None:
@@ -696,7 +696,18 @@ def test_the_controls_have_the_full_models_budget_and_their_own_mlps() -> None:
     full = l08.parameter_counts(l08.build_model("full", 0, task))[1]
     for name in l08.CONTROL_MODEL_NAMES:
         model = l08.build_model(name, 0, task)
-        assert abs(l08.parameter_counts(model)[1] / full - 1) < 0.005, name
+        if name != "MLPs removed":
+            assert abs(l08.parameter_counts(model)[1] / full - 1) < 0.005, name
+    removed = l08.build_model("MLPs removed", 0, task)
+    assert removed.config.hidden_size == 64 and len(removed.model.layers) == 2
+    assert all(block.mlp is None for block in removed.model.layers)
+
+    def trained(name: str) -> int:  # trainable parameters outside the embedding
+        model = l08.build_model(name, 0, task)
+        grad = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        return grad - model.model.embed_tokens.weight.numel()
+
+    assert trained("MLPs removed") == 24_768 and trained("frozen MLP") == 24_896
     narrow = l08.build_model("narrow attention-only", 0, task)
     assert narrow.config.hidden_size == 64 and len(narrow.model.layers) == 8
     assert all(block.mlp is None for block in narrow.model.layers)
@@ -715,6 +726,49 @@ def test_a_frozen_mlp_stays_at_its_initial_weights_in_training() -> None:
         for a, b in zip(trained.mlp.parameters(), initial.mlp.parameters(), strict=True):
             assert torch.equal(a, b)
         assert not torch.equal(trained.self_attn.q_proj.weight, initial.self_attn.q_proj.weight)
+
+
+def test_attention_weights_reproduce_the_attention_output(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    model, ids = tiny_run.model, tiny_corpus.ids[:7, :-1]
+    for layer in (0, 1):
+        weights = l08.attention_weights(model, ids, layer)  # (B, H, T, T)
+        attn = model.model.layers[layer].self_attn
+        seen: dict = {}
+        hook = attn.register_forward_pre_hook(lambda _m, args, s=seen: s.update(x=args[0]))
+        handle = attn.register_forward_hook(lambda _m, _a, out, s=seen: s.update(out=out))
+        with torch.no_grad():
+            model(ids)
+        hook.remove()
+        handle.remove()
+        b, t, _ = seen["x"].shape
+        v = attn.v_proj(seen["x"]).view(b, t, attn.num_kv_heads, attn.head_dim).transpose(1, 2)
+        v = v.repeat_interleave(attn.num_heads // attn.num_kv_heads, dim=1)
+        mixed = (weights @ v).transpose(1, 2).reshape(b, t, -1)
+        assert torch.allclose(attn.o_proj(mixed), seen["out"], atol=1e-5)
+        assert torch.allclose(weights.sum(-1), torch.ones(b, attn.num_heads, t), atol=1e-5)
+        assert (weights.triu(1) == 0).all()  # the causal mask
+    with pytest.raises(ValueError, match="layer must name"):
+        l08.attention_weights(model, ids, 2)
+
+
+def test_copy_attention_reads_the_copy_chunks(
+    tiny_run: l08.TrainedModel, tiny_task: l08.FactTask, tiny_corpus: l08.Corpus
+) -> None:
+    ca = l08.copy_attention(tiny_run.model, tiny_task, tiny_corpus)
+    heads = tiny_run.model.config.num_attention_heads
+    assert ca.previous.shape == ca.induction.shape == (heads,)
+    assert ((ca.previous >= 0) & (ca.previous <= 1)).all()
+    assert 0 < ca.induction_chance < ca.previous_chance < 1  # M₂ sits after x₁
+    roles = l08.position_roles(tiny_task, tiny_corpus)
+    x1 = roles["x₁"].float().argmax(1)
+    weights = l08.attention_weights(tiny_run.model, tiny_corpus.ids[:, :-1], 0)
+    rows = torch.arange(len(x1))
+    assert torch.allclose(ca.previous, weights[rows, :, x1, x1 - 1].mean(0))
+    deeper = l08.build_model("narrow attention-only", 0, tiny_task, TINY)
+    with pytest.raises(ValueError, match="exactly 2 layers"):
+        l08.copy_attention(deeper, tiny_task, tiny_corpus)
 
 
 def test_fact_exposures_count_two_questions_per_sequence(

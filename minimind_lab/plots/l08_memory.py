@@ -56,6 +56,7 @@ __all__ = [
     "update_memory_panels",
 ]
 
+_GREY_MODEL = "#4D4D4D"
 #: One colour per model, the same in every picture of the lesson: attention-only and MLP-only
 #: take the colours the course gives attention and the MLP; the full model has both, in green.
 _MODEL_COLORS = {
@@ -65,6 +66,7 @@ _MODEL_COLORS = {
     "narrow attention-only": PALETTE[5],
     "plain MLP": PALETTE[3],
     "frozen MLP": "#8C510A",
+    "MLPs removed": _GREY_MODEL,
 }
 _GREY = "#7F7F7F"
 #: Knockout bars: each MLP knockout its own colour of the MLP's warm family (and its own hatch,

@@ -13,6 +13,7 @@ ZH: dict[str, str] = {
     "narrow attention-only": "窄的仅注意力",
     "plain MLP": "普通 MLP",
     "frozen MLP": "冻结 MLP",
+    "MLPs removed": "去掉 MLP",
     "{model}, {steps} steps": "{model}，{steps} 步",
     # Knockouts (消融) and the sublayers of the patching grid.
     "none": "无",

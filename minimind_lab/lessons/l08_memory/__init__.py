@@ -19,13 +19,15 @@ Everything here computes; ``plots/l08_memory.py`` draws.
 
 One module per section of the lesson: ``task``, ``models``, ``training``, ``evaluation``
 (accuracy and the hooks that replace a sublayer's output), ``knockout``, ``patching``,
-``key_value``, ``own_model``, and ``sweep`` (the stored learning-rate and step sweeps,
+``key_value``, ``induction`` (the copy task's attention patterns), ``own_model``, and
+``sweep`` (the stored learning-rate and step sweeps,
 written by ``python -m minimind_lab.lessons.l08_memory sweep``).
 """
 
 from . import (
     evaluation,
     grid,
+    induction,
     key_value,
     knockout,
     models,
@@ -37,6 +39,7 @@ from . import (
 )
 from .evaluation import *  # noqa: F403
 from .grid import *  # noqa: F403
+from .induction import *  # noqa: F403
 from .key_value import *  # noqa: F403
 from .knockout import *  # noqa: F403
 from .models import *  # noqa: F403
@@ -59,6 +62,7 @@ __all__ = [
         own_model,
         sweep,
         grid,
+        induction,
     )
     for name in module.__all__
 ]

@@ -1,5 +1,5 @@
 """Lesson 08: the standard patching picture (component × position × layer, logit difference) and
-a path-patching test of whether layer 0's MLP computes the lookup or relays it.
+a path-patching test of whether the answer must pass through the MLPs (whether they mediate it).
 
 Positions are read by their **role** in the sequence (the chunks come in a random order, so an
 absolute position means a different token in every row): ``ROLES`` names them, and
@@ -172,7 +172,7 @@ def patching_grid(
 
 @dataclass(frozen=True)
 class PathPatching:
-    """Does layer 0's MLP compute the lookup, or relay what layer 0's attention delivered?
+    """Must what layer 0's attention delivers pass through the MLPs (do they mediate it)?
 
     For one kind, the share of the logit difference restored (as in ``PatchingGrid``) at the
     graded position when, in the corrupted run:
@@ -182,7 +182,10 @@ class PathPatching:
       corrupted value (it cannot react to the clean attention output it reads);
     * ``attention_mlps_frozen``: the same with every layer's MLP output held corrupted there;
     * ``mlp0``: layer 0's MLP output is restored while the attention output it read stays
-      corrupted (the patch of ``activation_patching``).
+      corrupted (the patch of ``activation_patching``: the grid's MLP-0 cell again).
+
+    Holding a site at its corrupted value shows whether the effect is mediated by it; it does not
+    show what the site computes (a lookup, or a re-map of a code attention already wrote).
     """
 
     kind: str

@@ -25,12 +25,15 @@ __all__ = [
 #: The three models the lesson compares. The names are data (``build_model``'s argument, dict
 #: keys); a plot translates them where it draws them.
 MODEL_NAMES: tuple[str, ...] = (tr_noop("full"), tr_noop("attention-only"), tr_noop("MLP-only"))
-#: The controls at the same non-embedding parameters: attention-only at the full model's width
-#: (more layers), a plain (non-gated) MLP, and the full model with its MLPs frozen at random.
+#: The controls: three at the full model's non-embedding parameters (attention-only at the full
+#: model's width with more layers, a plain non-gated MLP, the full model with its MLPs frozen at
+#: random), and the full model with its MLPs removed (2 layers, 64 wide: the frozen-MLP model's
+#: trainable parameters, less its 2 post-attention norms).
 CONTROL_MODEL_NAMES: tuple[str, ...] = (
     tr_noop("narrow attention-only"),
     tr_noop("plain MLP"),
     tr_noop("frozen MLP"),
+    tr_noop("MLPs removed"),
 )
 #: Every model ``build_model`` knows.
 ALL_MODEL_NAMES: tuple[str, ...] = MODEL_NAMES + CONTROL_MODEL_NAMES
@@ -45,7 +48,8 @@ def model_config(name: str, task: FactTask, setup: Setup = SETUP) -> MiniMindCon
     ``"narrow attention-only"``: no MLPs, width ``setup.hidden_size``, with
     ``setup.narrow_attention_layers`` layers (3h² per layer, so 4× the layers of the full model
     buys back its MLPs). ``"plain MLP"`` and ``"frozen MLP"`` have the full model's config
-    (``build_model`` swaps or freezes the MLPs).
+    (``build_model`` swaps or freezes the MLPs). ``"MLPs removed"``: the full model's config
+    without MLPs (``setup.hidden_size`` wide, ``setup.num_hidden_layers`` layers).
     """
     if name not in ALL_MODEL_NAMES:
         raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(ALL_MODEL_NAMES)}")
@@ -59,6 +63,8 @@ def model_config(name: str, task: FactTask, setup: Setup = SETUP) -> MiniMindCon
     }
     if name == "narrow attention-only":
         common["num_hidden_layers"] = setup.narrow_attention_layers
+        return MiniMindConfig(hidden_size=setup.hidden_size, use_mlp=False, **common)
+    if name == "MLPs removed":
         return MiniMindConfig(hidden_size=setup.hidden_size, use_mlp=False, **common)
     if name in ("full", "plain MLP", "frozen MLP"):
         return MiniMindConfig(

@@ -60,6 +60,7 @@ class SweepSettings:
         "narrow attention-only",
         "plain MLP",
         "frozen MLP",
+        "MLPs removed",
     )
     lrs: tuple[float, ...] = (1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
     lr_steps: int = 200
