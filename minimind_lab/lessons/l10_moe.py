@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 #: The weight of the MoE load-balancing (auxiliary) loss in MiniMind's own code, added to the
-#: language-model loss in training (``loss = res.loss + res.aux_loss``). MiniMind2:
+#: language-model loss in training (MiniMind2's trainers: ``loss = logits_loss + res.aux_loss``;
+#: minimind-3's: ``loss = res.loss + res.aux_loss``). MiniMind2:
 #: ``aux_loss_alpha = 0.01`` (``MoEGate``, per sequence: ``seq_aux = True``); minimind-3:
 #: ``router_aux_loss_coef = 5e-4`` (``MOEFeedForward``: ``E · coef · Σ_e load_e · mean score_e``
 #: over the batch). Read in jingyaogong/minimind, ``model/model_minimind.py``.
