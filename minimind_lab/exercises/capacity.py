@@ -1,9 +1,11 @@
 """Lesson 09's build-it piece: the bits of a fact table a model holds (知识容量, in bits).
 
-The measure (Allen-Zhu & Li 2024 count knowledge in bits the same way): each fact ``f`` asks for
-one of ``|A|`` equally likely attributes, so a uniform guess knows nothing and a sure right answer
-knows ``log2|A|`` bits. A model whose cross-entropy on the answer is ``CE_f`` bits holds
-``max(0, log2|A| − CE_f)`` bits of that fact, and the table's bits are the sum over the facts.
+The measure (as Allen-Zhu & Li 2024 count knowledge: the loss summed over the facts, taken from
+what a uniform guess would need): each fact ``f`` asks for one of ``|A|`` equally likely
+attributes, so a uniform guess knows nothing and a sure right answer knows ``log2|A|`` bits. A
+model whose cross-entropy on the answer is ``CE_f`` bits holds ``log2|A| − CE_f`` bits of that
+fact (below 0 when it does worse than the guess), and the table's bits are the sum over the
+facts.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ FactBitsFn = Callable[[Tensor, Tensor, int], object]
 
 
 def fact_bits(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
-    """The reference, as ``l09.stored_bits``: ``Σ_f max(0, log2|A| − CE_f)``, CE in bits.
+    """The reference, as ``l09.stored_bits``: ``Σ_f (log2|A| − CE_f)``, CE in bits.
 
     ``logits``: ``(F, V)``, one row per fact over ``V ≥ |A|`` tokens (the attributes only, or the
     whole vocabulary); ``targets``: ``(F,)`` int64, the right token of each fact. ``CE_f`` is the
@@ -37,7 +39,7 @@ def fact_bits(logits: Tensor, targets: Tensor, num_attributes: int) -> Tensor:
     logits' dtype.
     """
     ce_bits = -logits.log_softmax(dim=-1).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
-    return (math.log2(num_attributes) - ce_bits).clamp(min=0).sum()  # ()
+    return (math.log2(num_attributes) - ce_bits).sum()  # ()
 
 
 def _per_fact(logits: Tensor, targets: Tensor) -> tuple[Tensor, Tensor]:
@@ -57,25 +59,24 @@ def _mistakes(logits: Tensor, targets: Tensor, num_attributes: int) -> WrongVers
         tr(
             "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
             "by ln 2"
-        ): lambda: (math.log(num_attributes) - ce_nats).clamp(min=0).sum(),
+        ): lambda: (math.log(num_attributes) - ce_nats).sum(),
         tr(
             "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
             "ln 2"
-        ): lambda: (base - ce_nats).clamp(min=0).sum(),
+        ): lambda: (base - ce_nats).sum(),
         tr(
-            "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
-            "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
-            "total is not enough)"
-        ): lambda: (base - ce).sum(),
-        tr("the floor at 0 is applied to the total; it belongs to each fact, before the sum"): (
-            lambda: (base - ce).sum().clamp(min=0)
-        ),
-        tr("the mean over the facts; the table's bits are the sum"): (
-            lambda: (base - ce).clamp(min=0).mean()
-        ),
+            "each fact is floored at 0: a fact the model knows worse than a uniform guess must "
+            "cost bits (the measure sums log2|A| − CE over the facts, as the loss is summed); "
+            "drop the clamp"
+        ): lambda: (base - ce).clamp(min=0).sum(),
+        tr(
+            "the total is floored at 0: a model that does worse than a uniform guess holds "
+            "fewer than 0 bits; drop the clamp"
+        ): lambda: (base - ce).sum().clamp(min=0),
+        tr("the mean over the facts; the table's bits are the sum"): (lambda: (base - ce).mean()),
         tr(
             "the probability of the right attribute stands where its cross-entropy (−log2 p) should"
-        ): lambda: (base - p).clamp(min=0).sum(),
+        ): lambda: (base - p).sum(),
         tr(
             "the probability of the right attribute times log2|A|; a fact's bits are log2|A| "
             "minus its cross-entropy −log2 p"
@@ -89,27 +90,22 @@ def _mistakes(logits: Tensor, targets: Tensor, num_attributes: int) -> WrongVers
             "({num_attributes} attributes), the bits of a uniform guess among them",
             vocab=vocab,
             num_attributes=num_attributes,
-        ): lambda: (math.log2(vocab) - ce).clamp(min=0).sum(),
+        ): lambda: (math.log2(vocab) - ce).sum(),
         tr(
             "this is the cross-entropy summed over the facts, in bits (the loss); a fact holds "
             "log2|A| minus it"
         ): lambda: ce.sum(),
         tr("the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE"): lambda: (
-            (ce - base).clamp(min=0).sum()
-        ),
+            ce - base
+        ).sum(),
         tr(
-            "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE"
-        ): lambda: (-ce).clamp(min=0).sum(),
+            "the log2|A| baseline is missing: this is minus the loss; a fact holds log2|A| − CE"
+        ): lambda: (-ce).sum(),
         tr(
             "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)"
         ): lambda: (
-            (
-                base
-                + logits.log_softmax(dim=0).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
-            )
-            .clamp(min=0)
-            .sum()
-        ),
+            base + logits.log_softmax(dim=0).gather(-1, targets[:, None]).squeeze(-1) / math.log(2)
+        ).sum(),
     }
 
 
@@ -161,6 +157,9 @@ def _cases() -> dict[str, tuple[Tensor, Tensor, int]]:
             torch.randint(8, (4,), generator=g),
             8,
         ),
+        tr("a model worse than a uniform guess on every fact, |A| = 4"): _facts(
+            g, 6, 4, 4, known=0, worse=6
+        ),
         tr("a sure model: logit 30 on every answer, |A| = 16"): (sure, sure_targets, 16),
         tr("float64, 5 facts, |A| = 6, vocabulary 12"): _facts(
             g, 5, 12, 6, known=2, worse=2, dtype=torch.float64
@@ -211,7 +210,8 @@ def check_fact_bits(fn: FactBitsFn) -> None:
     ``targets``: ``(F,)`` int64, the right token; ``num_attributes``: ``|A|``. ``fn`` returns the
     bits the model holds about the table, a float or a 0-dim tensor. Cases: attributes only and a
     larger vocabulary, a model that knows nothing and one that is sure, facts known worse than a
-    uniform guess, float64, large logits, one fact. Prints one line when every case matches.
+    uniform guess (and a model worse than it on every fact), float64, large logits, one fact.
+    Prints one line when every case matches.
     """
     require_callable("fn", fn, "a function fn(logits, targets, num_attributes) returning bits")
     for case, (logits, targets, num_attributes) in _cases().items():

@@ -28,7 +28,14 @@ __all__ = [
 
 #: Allen-Zhu & Li (2024): about 2 bits per parameter at about 1000 exposures per fact.
 PAPER_BITS_PER_PARAM = 2.0
-_STYLE_INDEX = {"full": 1, "no_mlp": 0, "no_mlp_equal": 5, "plain_equal": 2}
+_STYLE_INDEX = {
+    "full": 1,
+    "no_mlp": 0,
+    "no_mlp_equal": 5,
+    "plain_equal": 2,
+    "full_x2": 3,
+    "no_mlp_x2": 4,
+}
 
 
 def architecture_style(architecture: str) -> dict[str, object]:
@@ -115,8 +122,8 @@ def plot_capacity_panels(
     """``plot_capacity`` side by side for each exposure level, on one y scale."""
     fig, axes = new_figure(1, len(exposure_levels))
     for i, (ax, e) in enumerate(zip(axes, exposure_levels, strict=True)):
-        last = i == len(exposure_levels) - 1
-        plot_capacity(points, e, table_bits, ax=ax, legend="lower right" if last else None)
+        # one legend, where the first panel has room: above its lines, left of the paper's
+        plot_capacity(points, e, table_bits, ax=ax, legend="upper left" if i == 0 else None)
     return fig
 
 

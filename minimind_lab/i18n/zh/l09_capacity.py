@@ -6,6 +6,28 @@ ZH: dict[str, str] = {
     "no MLP (removed)": "无 MLP（直接移除）",
     "no MLP, more attention blocks (equal params)": "无 MLP，多个注意力 block（等参数量）",
     "plain SiLU MLP (equal params)": "朴素 SiLU MLP（等参数量）",
+    "two MiniMind2 blocks (SwiGLU MLPs)": "两个 MiniMind2 block（SwiGLU MLP）",
+    "two blocks, no MLPs (removed)": "两个 block，无 MLP（直接移除）",
+    # lessons/l09_capacity.py: the paper's findings
+    "~2 bits/param at 1000 exposures, 1 block": "曝光 1000 次约 2 比特/参数，1 个 block",
+    "~2 bits/param at 1000 exposures, 2 blocks": "曝光 1000 次约 2 比特/参数，2 个 block",
+    "≥1 bit/param at 100 exposures, 1 block": "曝光 100 次至少 1 比特/参数，1 个 block",
+    "≥1 bit/param at 100 exposures, 2 blocks": "曝光 100 次至少 1 比特/参数，2 个 block",
+    "removing MLPs keeps the ratio at 1000, 1 block (full ÷ no MLP)": (
+        "曝光 1000 次时去掉 MLP 比值不变，1 个 block（完整 ÷ 无 MLP）"
+    ),
+    "removing MLPs keeps the ratio at 1000, 2 blocks (full ÷ no MLP)": (
+        "曝光 1000 次时去掉 MLP 比值不变，2 个 block（完整 ÷ 无 MLP）"
+    ),
+    "removing MLPs costs >1.5× at 100, 1 block (full ÷ no MLP)": (
+        "曝光 100 次时去掉 MLP 损失超过 1.5 倍，1 个 block（完整 ÷ 无 MLP）"
+    ),
+    "removing MLPs costs >1.5× at 100, 2 blocks (full ÷ no MLP)": (
+        "曝光 100 次时去掉 MLP 损失超过 1.5 倍，2 个 block（完整 ÷ 无 MLP）"
+    ),
+    "gated ≈1.3× worse at 100, large models only (plain ÷ gated)": (
+        "曝光 100 次时门控约差 1.3 倍，仅限大模型（朴素 ÷ 门控）"
+    ),
     # plots/l09_capacity.py
     "2 bits/parameter (paper)": "2 比特/参数（论文）",
     "the whole table": "整张事实表",
@@ -43,6 +65,9 @@ ZH: dict[str, str] = {
     "float64, 5 facts, |A| = 6, vocabulary 12": "float64，5 条事实，|A| = 6，词表大小 12",
     "large logits (up to a few hundred), |A| = 4": "很大的 logits（可达几百），|A| = 4",
     "one fact, |A| = 2": "只有一条事实，|A| = 2",
+    "a model worse than a uniform guess on every fact, |A| = 4": (
+        "每条事实都比均匀瞎猜还差的模型，|A| = 4"
+    ),
     # exercises/capacity.py: the likely mistakes
     "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
     "by ln 2": (
@@ -50,14 +75,15 @@ ZH: dict[str, str] = {
     ),
     "the cross-entropy is in nats while log2|A| is in bits; divide the cross-entropy by "
     "ln 2": "交叉熵以奈特计，而 log2|A| 以比特计；把交叉熵除以 ln 2",
-    "no floor at 0 for each fact: a fact the model knows worse than a uniform guess "
-    "subtracts bits; floor each fact's log2|A| − CE at 0 before the sum (a floor on the "
-    "total is not enough)": (
-        "没有对每条事实取 0 下限：模型知道得比均匀瞎猜还差的事实会扣掉比特；"
-        "求和之前先把每条事实的 log2|A| − CE 下限取 0（只对总和取下限不够）"
+    "each fact is floored at 0: a fact the model knows worse than a uniform guess must "
+    "cost bits (the measure sums log2|A| − CE over the facts, as the loss is summed); "
+    "drop the clamp": (
+        "对每条事实取了 0 下限：模型知道得比均匀瞎猜还差的事实必须扣掉比特（这个度量对所有事实"
+        "求 log2|A| − CE 的和，正如损失是求和的）；去掉 clamp"
     ),
-    "the floor at 0 is applied to the total; it belongs to each fact, before the sum": (
-        "0 下限取在了总和上；它应该在求和之前作用于每条事实"
+    "the total is floored at 0: a model that does worse than a uniform guess holds "
+    "fewer than 0 bits; drop the clamp": (
+        "对总和取了 0 下限：比均匀瞎猜还差的模型存下的比特数小于 0；去掉 clamp"
     ),
     "the mean over the facts; the table's bits are the sum": (
         "这是对事实取的均值；整张表的比特数是求和"
@@ -86,8 +112,8 @@ ZH: dict[str, str] = {
     "the subtraction is reversed: CE − log2|A|; a fact holds log2|A| − CE": (
         "减法反了：CE − log2|A|；一条事实存下的是 log2|A| − CE"
     ),
-    "the log2|A| baseline is missing: max(0, −CE) is always 0; a fact holds log2|A| − CE": (
-        "缺了 log2|A| 基线：max(0, −CE) 恒为 0；一条事实存下的是 log2|A| − CE"
+    "the log2|A| baseline is missing: this is minus the loss; a fact holds log2|A| − CE": (
+        "缺了 log2|A| 基线：这是损失取负；一条事实存下的是 log2|A| − CE"
     ),
     "the softmax runs over the facts (dim 0), not over the tokens of each fact (dim -1)": (
         "softmax 沿事实那一维（dim 0）做了，而不是沿每条事实的 token（dim -1）"
