@@ -978,8 +978,8 @@ class Finding:
     agrees: bool | None
 
 
-#: The paper's findings the sweep is read against, with the agreement band of each (fixed from
-#: the paper's words before the data: "about 2" as ±20 %, "at least 1" down to 0.9, "keeps the
+#: The paper's findings the sweep is read against, with the agreement band of each (read from
+#: the paper's words: "about 2" as ±20 %, "at least 1" down to 0.9, "keeps the
 #: ratio" as a ratio within 0.8–1.25, "more than 1.5×" as above 1.5), and the quantity compared:
 #: (label, paper, kind, divided by, exposures, low, high, in the paper's scope).
 PAPER_FINDINGS: tuple[tuple[str, str, str, str | None, int, float, float, bool], ...] = (
@@ -1055,7 +1055,7 @@ PAPER_FINDINGS: tuple[tuple[str, str, str, str | None, int, float, float, bool],
         True,
     ),
     (
-        tr_noop("gated ≈1.3× worse at 100, large models only (plain ÷ gated)"),
+        tr_noop("LLaMA ≈1.3× worse at 100, traced to its gated MLP (plain ÷ gated)"),
         "≈1.3",
         "plain_equal",
         "full",

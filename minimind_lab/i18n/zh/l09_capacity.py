@@ -25,8 +25,8 @@ ZH: dict[str, str] = {
     "removing MLPs costs >1.5× at 100, 2 blocks (full ÷ no MLP)": (
         "曝光 100 次时去掉 MLP 损失超过 1.5 倍，2 个 block（完整 ÷ 无 MLP）"
     ),
-    "gated ≈1.3× worse at 100, large models only (plain ÷ gated)": (
-        "曝光 100 次时门控约差 1.3 倍，仅限大模型（朴素 ÷ 门控）"
+    "LLaMA ≈1.3× worse at 100, traced to its gated MLP (plain ÷ gated)": (
+        "曝光 100 次时 LLaMA 只有 GPT-2 的约 1/1.3，归因于门控 MLP（朴素 ÷ 门控）"
     ),
     # plots/l09_capacity.py
     "2 bits/parameter (paper)": "2 比特/参数（论文）",
