@@ -20,10 +20,10 @@ ZH: dict[str, str] = {
         "曝光 1000 次时去掉 MLP 比值不变，2 个 block（完整 ÷ 无 MLP）"
     ),
     "removing MLPs costs >1.5× at 100, 1 block (full ÷ no MLP)": (
-        "曝光 100 次时去掉 MLP 损失超过 1.5 倍，1 个 block（完整 ÷ 无 MLP）"
+        "曝光 100 次时去掉 MLP 降到不足 1/1.5，1 个 block（完整 ÷ 无 MLP）"
     ),
     "removing MLPs costs >1.5× at 100, 2 blocks (full ÷ no MLP)": (
-        "曝光 100 次时去掉 MLP 损失超过 1.5 倍，2 个 block（完整 ÷ 无 MLP）"
+        "曝光 100 次时去掉 MLP 降到不足 1/1.5，2 个 block（完整 ÷ 无 MLP）"
     ),
     "LLaMA ≈1.3× worse at 100, traced to its gated MLP (plain ÷ gated)": (
         "曝光 100 次时 LLaMA 只有 GPT-2 的约 1/1.3，归因于门控 MLP（朴素 ÷ 门控）"
