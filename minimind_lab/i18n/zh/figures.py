@@ -114,7 +114,7 @@ ZH: dict[str, str] = {
     "layers), a plain MLP and a frozen random MLP, all with the same non-embedding parameters; "
     "read from the lesson's stored sweep": (
         "训练 200 步后答对的事实比例（事实回忆与取回，留出集）随峰值学习率的变化，3 个种子：完整"
-        "模型、两倍宽与同等宽度（8 层）的纯注意力模型、普通 MLP、冻结的随机 MLP，非嵌入参数量全部"
+        "模型、两倍宽与同等宽度（8 层）的纯注意力模型、朴素 MLP、冻结的随机 MLP，非嵌入参数量全部"
         "相同；数据取自本课保存的扫描结果"
     ),
     "Bits held against parameters at 100 and 1,000 exposures per fact, MiniMind2 models of "

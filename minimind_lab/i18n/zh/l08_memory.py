@@ -11,7 +11,7 @@ ZH: dict[str, str] = {
     "attention-only": "仅注意力",
     "MLP-only": "仅 MLP",
     "narrow attention-only": "窄的仅注意力",
-    "plain MLP": "普通 MLP",
+    "plain MLP": "朴素 MLP",
     "frozen MLP": "冻结 MLP",
     "MLPs removed": "去掉 MLP",
     "{model}, {steps} steps": "{model}，{steps} 步",
