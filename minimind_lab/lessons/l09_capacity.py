@@ -83,6 +83,7 @@ __all__ = [
     "run_tuned_group",
     "run_sweep",
     "stored_bits",
+    "table_text",
     "train_step",
     "trained_model",
     "sweep_jobs",
@@ -109,6 +110,13 @@ class _TableLabel(str):
         return format(str(self), spec)
 
 
+def table_text(text: str) -> str:
+    """``tr(text)`` for a monospace table: a translation with wide (CJK) characters pads by the
+    two columns each one takes, so ``f"{table_text(label):<60}"`` lines up in Chinese too."""
+    translated = tr(text)
+    return translated if translated == text else _TableLabel(translated)
+
+
 class _Labels(Mapping[str, str]):
     """Each architecture's name for tables, legends and the widget: ``labels[arch]`` is the
     name in the current language (``minimind_lab.i18n``); the English is the catalogue key."""
@@ -117,8 +125,7 @@ class _Labels(Mapping[str, str]):
         self._english = dict(english)
 
     def __getitem__(self, architecture: str) -> str:
-        text = tr(self._english[architecture])
-        return text if text == self._english[architecture] else _TableLabel(text)
+        return table_text(self._english[architecture])
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._english)
@@ -1088,7 +1095,9 @@ def compare_with_paper(points: Sequence[Point], table_bits: float) -> list[Findi
                 value /= mean_bits_per_param(points, other, exposures, h)
             values.append(value)
         agrees = all(low <= v <= high for v in values) if in_scope and values else None
-        findings.append(Finding(tr(label), paper, tuple(sizes), tuple(values), low, high, agrees))
+        findings.append(
+            Finding(table_text(label), paper, tuple(sizes), tuple(values), low, high, agrees)
+        )
     return findings
 
 
