@@ -102,6 +102,15 @@ def text_may_differ(english: str, chinese: str) -> str | None:
     return None
 
 
+def _comparable_metadata(cell: dict) -> dict:
+    """A cell's metadata with the uncompared cell's reason kept as present or not: its text is
+    written in the edition's language."""
+    metadata = dict(cell.get("metadata", {}))
+    if "uncompared_because" in metadata:
+        metadata["uncompared_because"] = bool(metadata["uncompared_because"])
+    return metadata
+
+
 def twin_differences(english_cells: list[dict], chinese_cells: list[dict]) -> list[str]:
     """Every way the Chinese cells differ from the English beyond the language (empty: twins)."""
     problems = []
@@ -111,7 +120,7 @@ def twin_differences(english_cells: list[dict], chinese_cells: list[dict]) -> li
         if en["cell_type"] != zh["cell_type"]:
             problems.append(f"cell {i}: {en['cell_type']} in English, {zh['cell_type']} in Chinese")
             continue
-        if en.get("metadata", {}) != zh.get("metadata", {}):
+        if _comparable_metadata(en) != _comparable_metadata(zh):
             problems.append(f"cell {i}: other metadata {en.get('metadata')} → {zh.get('metadata')}")
         if en["cell_type"] != "code":
             continue

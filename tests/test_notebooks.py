@@ -26,9 +26,12 @@ NOTEBOOKS = [path for paths in EDITIONS.values() for path in paths]
 #: How each edition asks for a prediction, and begins a solution's last line.
 PREDICT_WORDS = {"en": ("predict", "guess", "before you run"), "zh": ("预测", "猜")}
 CONCLUSION = {"en": "Conclusion: ", "zh": "结论"}
-#: The comment an exercise's empty work cell may hold, and the first line of an uncompared cell.
+#: The comment an exercise's empty work cell may hold.
 WORK_CELL = {"en": "# your code here", "zh": "# 在这里写你的代码"}
-UNCOMPARED = {"en": "# Not compared by the tests: ", "zh": "# 测试不比对此单元的输出："}
+#: The cell metadata that says why a cell's output is left uncompared (a learner does not read it).
+UNCOMPARED_BECAUSE = "uncompared_because"
+#: Words about the test machinery that a learner's cell should not carry.
+TEST_WORDS = re.compile(r"compared by the tests|测试不比对|nbval", re.IGNORECASE)
 MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
 
 
@@ -129,19 +132,31 @@ def test_no_stored_output_holds_a_machine_path(path: Path) -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_a_cell_left_uncompared_says_why_and_its_claims_stay_asserted(path: Path) -> None:
-    """``nbval-ignore-output`` only with a reason in the cell's first line, and never as a way
-    to drop a claim: the cell or the one after it asserts what it shows."""
+    """``nbval-ignore-output`` only with a reason in the cell's metadata (``uncompared_because``,
+    in the edition's language), and never as a way to drop a claim: the cell or the one after it
+    asserts what it shows. The reason is for the next contributor; the learner reads the code."""
     code = [c for c in _cells(path) if c["cell_type"] == "code"]
     for i, cell in enumerate(code):
-        if "nbval-ignore-output" not in cell.get("metadata", {}).get("tags", []):
+        metadata = cell.get("metadata", {})
+        ignored = "nbval-ignore-output" in metadata.get("tags", [])
+        reason = metadata.get(UNCOMPARED_BECAUSE, "")
+        assert ignored == bool(reason.strip()), (
+            f"{path.name} code cell {i}: an uncompared cell (tag nbval-ignore-output) says why in "
+            f"metadata['{UNCOMPARED_BECAUSE}'], and only such a cell"
+        )
+        if not ignored:
             continue
         source = _source(cell)
-        prefix = UNCOMPARED[_edition(path)]
-        assert source.startswith(prefix) and source.splitlines()[0] != prefix, (
-            f"{path} code cell {i}: an uncompared cell must start with '{prefix}<why>'"
-        )
         following = _source(code[i + 1]) if i + 1 < len(code) else ""
         assert "assert " in source or "assert " in following, (
             f"{path.name} code cell {i}: its output is not compared, so it or the next cell "
             "must assert its claim"
         )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_no_cell_a_learner_reads_speaks_of_the_tests(path: Path) -> None:
+    """The test machinery lives in metadata and tags; a cell's source and the prose teach."""
+    for i, cell in enumerate(_cells(path)):
+        found = TEST_WORDS.search(_source(cell))
+        assert not found, f"{path.name} cell {i} speaks of the tests: {found.group(0)!r}"
