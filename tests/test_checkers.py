@@ -95,6 +95,31 @@ def test_an_exception_in_the_learners_code_names_the_case() -> None:
     rejects(check_causal_attention_weights, broken, "one position", "RuntimeError", "shapes do")
 
 
+def _not_written(*args: object, **kwargs: object) -> object:
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize("check", CHECKERS, ids=lambda c: c.__name__)
+def test_an_unwritten_piece_is_reported_as_not_written_yet(check, capsys) -> None:
+    """A work cell runs as given: its body raises NotImplementedError, its checker says so."""
+    check(_not_written)
+    assert capsys.readouterr().out.startswith("Not written yet: replace the line that raises")
+
+
+def test_an_unwritten_forward_or_hook_is_reported_as_not_written_yet(capsys) -> None:
+    class MyFeedForward(nn.Module):
+        def __init__(self, config: ml.MiniMindConfig) -> None:
+            super().__init__()
+            raise NotImplementedError
+
+        def forward(self, x: Tensor) -> Tensor:
+            raise NotImplementedError
+
+    check_feedforward(MyFeedForward)
+    check_patching_hook(lambda clean, position: _not_written)
+    assert capsys.readouterr().out.count("Not written yet") == 2
+
+
 # --- lesson 01: causal attention weights ----------------------------------------------------
 
 

@@ -10,9 +10,10 @@ what the notebook draws next.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 import torch
 from torch import Tensor
@@ -22,6 +23,12 @@ from ..i18n import tr, tr_noop
 #: A known wrong version: the mistake in words → a function computing that wrong output.
 WrongVersions = Mapping[str, Callable[[], Tensor]]
 T = TypeVar("T")
+P = ParamSpec("P")
+#: What a checker prints when the learner's piece still raises ``NotImplementedError``.
+NOT_WRITTEN_YET = tr_noop(
+    "Not written yet: replace the line that raises NotImplementedError with your code, "
+    "then run the cell again."
+)
 
 
 class ExerciseError(AssertionError):
@@ -39,10 +46,14 @@ def require_callable(name: str, value: object, expected: str) -> None:
 
 
 def run_learner(fn: Callable[..., T], case: str, *args: object) -> T:
-    """``fn(*args)``; an exception inside it becomes an ``ExerciseError`` naming the case."""
+    """``fn(*args)``; an exception inside it becomes an ``ExerciseError`` naming the case.
+
+    ``NotImplementedError`` passes through unchanged: it is the work cell's unwritten body, which
+    ``checker`` turns into one printed line.
+    """
     try:
         return fn(*args)
-    except ExerciseError:
+    except (ExerciseError, NotImplementedError):
         raise
     except Exception as err:  # the learner's code may raise anything
         raise ExerciseError(
@@ -200,3 +211,22 @@ def describe_difference(got: Tensor, expected: Tensor, what: str = "output") -> 
 def success(message: str) -> None:
     """Print the one line a passing checker prints."""
     print(tr("Correct: {message}", message=message))
+
+
+def checker(check: Callable[P, None]) -> Callable[P, None]:
+    """Make ``check`` print "Not written yet" where the piece raises ``NotImplementedError``.
+
+    A work cell holds the piece's signature, a body that raises ``NotImplementedError`` and the
+    checker call, so it runs as given (and in CI) and says what is left to do instead of showing
+    a traceback. Any other outcome (a pass, an ``ExerciseError``, a ``ValueError`` for a bad
+    argument) is unchanged.
+    """
+
+    @functools.wraps(check)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            check(*args, **kwargs)
+        except NotImplementedError:
+            print(tr(NOT_WRITTEN_YET))
+
+    return checked

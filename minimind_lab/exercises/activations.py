@@ -10,7 +10,7 @@ from torch import Tensor
 
 from ..activations import ACTIVATION_NAMES, activation_derivative, get_activation
 from ..i18n import tr
-from ._compare import compare_tensor, require_callable, run_learner, success
+from ._compare import checker, compare_tensor, require_callable, run_learner, success
 
 #: ``fn(x)``: ``(*)`` → ``(*)``, the derivative at every entry.
 DerivativeFn = Callable[[Tensor], Tensor]
@@ -75,6 +75,7 @@ def _known_mistakes(name: str, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     return mistakes
 
 
+@checker
 def check_activation_derivative(fn: DerivativeFn, name: str = "gelu") -> None:
     """Check ``fn(x)`` against the derivative of activation ``name``; ``ExerciseError`` if off.
 

@@ -9,7 +9,7 @@ import torch
 from torch import Tensor
 
 from ..i18n import tr
-from ._compare import compare_tensor, require_callable, run_learner, success
+from ._compare import checker, compare_tensor, require_callable, run_learner, success
 
 #: ``fn(q, k)``: ``(*, T, d)`` queries and keys → ``(*, T, T)`` weights.
 AttentionWeightsFn = Callable[[Tensor, Tensor], Tensor]
@@ -59,6 +59,7 @@ def _wrong_versions(q: Tensor, k: Tensor) -> dict[str, Callable[[], Tensor]]:
     }
 
 
+@checker
 def check_causal_attention_weights(fn: AttentionWeightsFn) -> None:
     """Check ``fn(q, k)`` against ``causal_attention_weights``; raise ``ExerciseError`` if off.
 

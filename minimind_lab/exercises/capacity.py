@@ -20,6 +20,7 @@ from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
+    checker,
     compare_tensor,
     require_callable,
     run_learner,
@@ -203,6 +204,7 @@ def _as_total(result: object, case: str, num_facts: int, like: Tensor) -> Tensor
     return result.reshape(())
 
 
+@checker
 def check_fact_bits(fn: FactBitsFn) -> None:
     """Check ``fn(logits, targets, num_attributes)`` against ``fact_bits``; raise if it is off.
 

@@ -11,6 +11,7 @@ from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
+    checker,
     compare_tensor,
     fresh_rng,
     require_callable,
@@ -59,6 +60,7 @@ def _layers(
         return nn.Linear(a, b, bias=bias1, dtype=dtype), nn.Linear(b, c, bias=bias2, dtype=dtype)
 
 
+@checker
 def check_collapse(fn: CollapseFn) -> None:
     """Check ``fn(first, second)`` against ``collapse_two``; raise ``ExerciseError`` if off.
 

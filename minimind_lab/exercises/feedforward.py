@@ -14,6 +14,7 @@ from ..i18n import tr, tr_noop
 from ..minimind import FeedForward, MiniMindConfig
 from ._compare import (
     ExerciseError,
+    checker,
     compare_tensor,
     fresh_rng,
     require_callable,
@@ -146,6 +147,7 @@ def _mistakes(ref: FeedForward, x: Tensor, seed: int) -> dict[str, Callable[[], 
     }
 
 
+@checker
 def check_feedforward(factory: FeedForwardFactory) -> None:
     """Check ``factory(config)`` against ``ml.FeedForward(config)``; ``ExerciseError`` if off.
 

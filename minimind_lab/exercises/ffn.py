@@ -13,6 +13,7 @@ from ..ffn import GatedFFN, PlainFFN
 from ..i18n import tr
 from ._compare import (
     ExerciseError,
+    checker,
     compare_tensor,
     fresh_rng,
     require_callable,
@@ -138,6 +139,7 @@ def _seeded(compute: Callable[[], Tensor], seed: int) -> Tensor:
         return compute()
 
 
+@checker
 def check_plain_ffn_forward(fn: ForwardFn) -> None:
     """Check ``fn(ffn, x)`` against ``PlainFFN.forward``; raise ``ExerciseError`` if off.
 
@@ -204,6 +206,7 @@ def _gated_mistakes(ffn: GatedFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]
     }
 
 
+@checker
 def check_swiglu(fn: ForwardFn) -> None:
     """Check ``fn(ffn, x)`` against SwiGLU, ``down(SiLU(gate(x)) * up(x))``; ``ExerciseError``.
 

@@ -11,6 +11,7 @@ from ..i18n import tr
 from ._compare import (
     ExerciseError,
     WrongVersions,
+    checker,
     compare_tensor,
     fresh_rng,
     require_callable,
@@ -42,6 +43,7 @@ def _cases() -> dict[str, tuple[int, int, int]]:
     }
 
 
+@checker
 def check_patching_hook(make_hook: HookFactory) -> None:
     """Check a patching hook factory against ``patched_output``; ``ExerciseError`` if off.
 

@@ -12,6 +12,7 @@ from ..i18n import tr, tr_noop
 from ._compare import (
     ExerciseError,
     WrongVersions,
+    checker,
     compare_tensor,
     require_callable,
     run_learner,
@@ -78,6 +79,7 @@ def _cases() -> dict[str, tuple[Tensor, int]]:
     }
 
 
+@checker
 def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
     """Check ``fn(logits, k)`` against ``top_k_routing``; raise ``ExerciseError`` if off.
 

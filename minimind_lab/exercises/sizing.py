@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..i18n import tr
 from ..sizing import MINIMIND2_RULE, MINIMIND3_RULE, intermediate_size
-from ._compare import ExerciseError, require_callable, run_learner, success
+from ._compare import ExerciseError, checker, require_callable, run_learner, success
 
 #: ``fn(hidden_size)`` → the FFN width, an ``int``.
 WidthFn = Callable[[int], int]
@@ -59,6 +59,7 @@ def _mistakes(version: str) -> dict[str, Callable[[int], float]]:
     return mistakes
 
 
+@checker
 def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
     """Check ``fn(hidden_size)`` against ``version``'s width rule; raise ``ExerciseError`` if off.
 

@@ -30,6 +30,8 @@ ZH: dict[str, str] = {
     "x": "x",
     # The line a passing exercise checker prints (minimind_lab.exercises._compare).
     "Correct: {message}": "正确：{message}",
+    "Not written yet: replace the line that raises NotImplementedError with your code, "
+    "then run the cell again.": "还没写：把抛出 NotImplementedError 的那一行换成你的代码，再运行这个单元格。",
     # How a checker reports a difference (minimind_lab.exercises._compare).
     "{case}: your code raised {error}: {message}": "{case}：你的代码抛出了 {error}：{message}",
     "{case}: your {what} is a {kind}, expected a torch.Tensor of shape {shape}": (
