@@ -12,13 +12,9 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import torch
 from torch import Tensor
-
-if TYPE_CHECKING:
-    from .minimind import MiniMindConfig
 
 
 def _got(value: object, expected_type: str, type_ok: bool) -> str:
@@ -120,26 +116,6 @@ def check_real(
 def check_probability(name: str, value: object) -> float:
     """A dropout probability: a number in ``[0, 1)``."""
     return check_real(name, value, low=0, high=1, high_open=True)
-
-
-def check_config(config: object, owner: str) -> MiniMindConfig:
-    """Return ``config`` validated if it is a ``MiniMindConfig``; otherwise raise ``ValueError``.
-
-    ``owner`` names the module being built, for the message (``FeedForward(64)`` is a common
-    slip for ``FeedForward(MiniMindConfig(hidden_size=64))``).
-    """
-    from .minimind import MiniMindConfig  # here, since minimind.py imports this module
-
-    if not isinstance(config, MiniMindConfig):
-        hint = (
-            f"; for a hidden size, write {owner}(MiniMindConfig(hidden_size={config!r}))"
-            if _is_integer(config)
-            else ""
-        )
-        raise ValueError(
-            f"{owner} expects a MiniMindConfig, got {config!r} (type {type(config).__name__}){hint}"
-        )
-    return config.validate()
 
 
 _TENSOR_METHOD = {

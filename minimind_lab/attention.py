@@ -18,8 +18,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._checks import check_bool, check_config, check_features, check_positive_int, check_real
-from .minimind import FeedForward, MiniMindConfig
+from ._checks import check_bool, check_features, check_positive_int, check_real
+from .minimind import FeedForward, MiniMindConfig, check_config
 
 #: RoPE's ``(cos, sin)`` tables for the positions in use, each ``(T, head_dim)``.
 RopeTables = tuple[Tensor, Tensor]

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from torch import Tensor, nn
 
 from ._checks import (
+    _as_int,
     check_bool,
-    check_config,
     check_features,
     check_positive_int,
     check_probability,
@@ -247,6 +247,24 @@ def minimind2_config(name: str) -> MiniMindConfig:
         raise ValueError(f"unknown model {name!r}; expected one of: {', '.join(MINIMIND2_MODELS)}")
     hidden, layers = MINIMIND2_MODELS[name]
     return MiniMindConfig(hidden_size=hidden, num_hidden_layers=layers)
+
+
+def check_config(config: object, owner: str) -> MiniMindConfig:
+    """Return ``config`` validated if it is a ``MiniMindConfig``; otherwise raise ``ValueError``.
+
+    ``owner`` names the module being built, for the message (``FeedForward(64)`` is a common
+    slip for ``FeedForward(MiniMindConfig(hidden_size=64))``).
+    """
+    if not isinstance(config, MiniMindConfig):
+        hint = (
+            f"; for a hidden size, write {owner}(MiniMindConfig(hidden_size={config!r}))"
+            if _as_int(config) is not None
+            else ""
+        )
+        raise ValueError(
+            f"{owner} expects a MiniMindConfig, got {config!r} (type {type(config).__name__}){hint}"
+        )
+    return config.validate()
 
 
 class FeedForward(nn.Module):

@@ -15,9 +15,8 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-from ._checks import check_config
 from .attention import Block, RMSNorm, rope_tables
-from .minimind import MiniMindConfig
+from .minimind import MiniMindConfig, check_config
 
 
 def check_token_ids(input_ids: Tensor, vocab_size: int, max_positions: int) -> None:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from ._checks import check_config, check_features, check_nonnegative_int, check_positive_int
+from ._checks import check_features, check_nonnegative_int, check_positive_int
 from .attention import CausalSelfAttention
-from .minimind import VERSIONS, FeedForward, MiniMindConfig
+from .minimind import VERSIONS, FeedForward, MiniMindConfig, check_config
 from .sizing import count_parameters
 
 #: When the chosen experts' weights are rescaled to sum to one (MiniMind's ``norm_topk_prob``).

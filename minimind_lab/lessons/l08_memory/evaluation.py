@@ -5,7 +5,6 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 import torch
 from torch import Tensor, nn
@@ -13,10 +12,7 @@ from torch import Tensor, nn
 from ..._threads import one_thread
 from .task import Corpus
 
-if TYPE_CHECKING:
-    from .training import TrainedModel
-
-__all__ = ["accuracy_per_kind", "accuracy_table", "replaced_outputs", "spread"]
+__all__ = ["accuracy_per_kind", "replaced_outputs", "spread"]
 
 
 def _logits(model: nn.Module, ids: Tensor) -> Tensor:
@@ -41,18 +37,6 @@ def accuracy_per_kind(model: nn.Module, corpus: Corpus) -> dict[str, float]:
             raise ValueError(f"the corpus has no graded position of kind {kind!r}")
         result[kind] = (prediction[graded] == targets[graded]).float().mean().item()
     return result
-
-
-def accuracy_table(runs: Sequence[TrainedModel]) -> dict[str, dict[str, list[float]]]:
-    """``{model name: {kind: [accuracy per run, in the order given]}}`` from trained runs."""
-    if not runs:
-        raise ValueError("accuracy_table needs at least one trained run")
-    table: dict[str, dict[str, list[float]]] = {}
-    for run in runs:
-        per_kind = table.setdefault(run.name, {kind: [] for kind in run.accuracy})
-        for kind, value in run.accuracy.items():
-            per_kind[kind].append(value)
-    return table
 
 
 def spread(values: Sequence[float]) -> tuple[float, float, float]:

@@ -6,6 +6,7 @@ import copy
 import math
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -23,6 +24,7 @@ from .task import SETUP, Corpus, Setup, fact_task, make_corpus
 
 __all__ = [
     "TrainedModel",
+    "accuracy_table",
     "TrainingLog",
     "learning_curve",
     "train_and_evaluate",
@@ -97,6 +99,18 @@ class TrainedModel:
     accuracy: dict[str, float]
     parameters: int
     non_embedding_parameters: int
+
+
+def accuracy_table(runs: Sequence[TrainedModel]) -> dict[str, dict[str, list[float]]]:
+    """``{model name: {kind: [accuracy per run, in the order given]}}`` from trained runs."""
+    if not runs:
+        raise ValueError("accuracy_table needs at least one trained run")
+    table: dict[str, dict[str, list[float]]] = {}
+    for run in runs:
+        per_kind = table.setdefault(run.name, {kind: [] for kind in run.accuracy})
+        for kind, value in run.accuracy.items():
+            per_kind[kind].append(value)
+    return table
 
 
 _training_runs = 0
