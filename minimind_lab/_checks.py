@@ -164,13 +164,14 @@ def check_features(
     weight: Tensor | None = None,
     module: str = "the module",
 ) -> None:
-    """Raise ``ValueError`` unless ``x`` is a non-empty float tensor of ``expected`` features.
+    """Raise ``ValueError`` unless ``x`` is a float tensor of ``expected`` features.
 
     Token vectors are real numbers: an integer tensor (token ids, say) would otherwise fail deep
     inside a matrix product with a message about dtypes, not about the input. An empty batch or
-    sequence (a shape with a 0 in it) is refused, the same in every module, since it is almost
-    always an empty slice by mistake. With ``weight``, the input's dtype must also be the
-    weight's (``check_same_dtype``; ``module`` names the owner in the message).
+    sequence (a shape with a 0 before the last dimension) passes, as in PyTorch's own modules:
+    code that routes no tokens to a module gets an empty output back. With ``weight``, the
+    input's dtype must also be the weight's (``check_same_dtype``; ``module`` names the owner in
+    the message).
     """
     if not isinstance(x, Tensor):
         hint = ""
@@ -188,11 +189,6 @@ def check_features(
     if x.dim() == 0 or x.shape[-1] != expected:
         raise ValueError(
             f"input has shape {tuple(x.shape)}; its last dimension must equal {what}={expected}"
-        )
-    if x.numel() == 0:
-        raise ValueError(
-            f"input has shape {tuple(x.shape)}, an empty batch or sequence; expected at least one "
-            f"vector of size {what}={expected}"
         )
     if weight is not None:
         check_same_dtype(x, weight, module)

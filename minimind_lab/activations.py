@@ -27,6 +27,9 @@ def _gelu_derivative(x: Tensor) -> Tensor:
 
 
 def _gelu_tanh_derivative(x: Tensor) -> Tensor:
+    # Beyond |x| = 20 the slope is 0 or 1 to every digit of float64 (tanh(√(2/π)·(20 + 0.044715·
+    # 20³)) rounds to 1); clamping there keeps x³ from overflowing into inf · 0 = NaN.
+    x = x.clamp(-20.0, 20.0)
     inner = _SQRT_2_OVER_PI * (x + _GELU_TANH_COEFF * x**3)
     t = torch.tanh(inner)
     d_inner = _SQRT_2_OVER_PI * (1.0 + 3.0 * _GELU_TANH_COEFF * x * x)
@@ -132,8 +135,19 @@ def get_activation(name: str) -> nn.Module:
 
 
 def activation_derivative(name: str, x: Tensor) -> Tensor:
-    """The analytic derivative of activation ``name`` at ``x``: shape ``(*)`` → ``(*)``."""
-    return _spec(name).derivative(x)
+    """The analytic derivative of activation ``name`` at ``x``: shape ``(*)`` → ``(*)``.
+
+    ``x`` must be a floating-point tensor (``torch.tensor(0.5)`` for one number); anything else
+    raises ``ValueError`` naming what it got. The result has ``x``'s dtype and device.
+    """
+    spec = _spec(name)
+    if not isinstance(x, Tensor) or not x.is_floating_point():
+        if isinstance(x, Tensor):
+            got, fix = f"dtype {x.dtype}", "convert it with x.float()"
+        else:
+            got, fix = f"{x!r} (type {type(x).__name__})", "for one number write torch.tensor(0.5)"
+        raise ValueError(f"x must be a floating-point torch.Tensor, got {got}; {fix}")
+    return spec.derivative(x)
 
 
 def activation_formula(name: str) -> str:

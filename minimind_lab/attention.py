@@ -14,6 +14,8 @@ holds for finite inputs.
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
@@ -51,7 +53,14 @@ class RMSNorm(nn.Module):
             raise ValueError(f"RMSNorm needs floating-point input, got dtype {x.dtype}")
         check_features(x, self.hidden_size)
         wide = x.to(torch.promote_types(x.dtype, torch.float32))  # float32, or float64 if given
-        normed = wide * torch.rsqrt(wide.pow(2).mean(dim=-1, keepdim=True) + self.eps)
+        # A row so large that its squares overflow (|x| ≳ 1e18 in float32) is scaled by its
+        # largest entry first; every other row is divided by exactly 1, so its bits do not move.
+        largest = wide.detach().abs().amax(dim=-1, keepdim=True)
+        safe = math.sqrt(torch.finfo(wide.dtype).max / self.hidden_size) / 2
+        scale = torch.where(largest > safe, largest, torch.ones_like(largest))
+        wide = wide / scale
+        mean_square = wide.pow(2).mean(dim=-1, keepdim=True)
+        normed = wide * torch.rsqrt(mean_square + self.eps / scale.pow(2))
         if self.scale_in_float32:
             return (self.weight * normed).to(x.dtype)
         return (self.weight * normed.to(x.dtype)).to(x.dtype)  # a no-op when weight matches
@@ -176,13 +185,22 @@ class CausalSelfAttention(nn.Module):
             q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (B, heads, T, D)
         if rope is not None:
+            if not isinstance(rope, (tuple, list)) or len(rope) != 2:
+                got = (
+                    f"{len(rope)} items" if isinstance(rope, (tuple, list)) else type(rope).__name__
+                )
+                raise ValueError(
+                    f"rope must be a (cos, sin) pair of tensors, each (T, head_dim) "
+                    f"({t}, {self.head_dim}), got {got}; rope_tables(head_dim, T) makes one"
+                )
             cos, sin = rope
             q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         repeat = self.num_heads // self.num_kv_heads  # each kv head serves this many q heads
         k = k.repeat_interleave(repeat, dim=1)  # (B, H, T, D)
         v = v.repeat_interleave(repeat, dim=1)
         mixed = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # (B, H, T, D)
-        return self.o_proj(mixed.transpose(1, 2).reshape(b, t, -1))  # (B, T, hidden_size)
+        heads = mixed.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim)  # (B, T, H·D)
+        return self.o_proj(heads)  # (B, T, hidden_size)
 
 
 class Block(nn.Module):

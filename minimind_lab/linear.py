@@ -37,6 +37,12 @@ def collapse_linear(layers: Iterable[nn.Module]) -> nn.Linear:
                 f"layer {i} is {type(layer).__name__}, an nn.Linear subclass with its own "
                 "forward; collapse_linear can only fold layers that compute x·Wᵀ + b"
             )
+        if isinstance(layer, nn.modules.lazy.LazyModuleMixin) and layer.has_uninitialized_params():
+            raise ValueError(
+                f"layer {i} is an uninitialised {type(layer).__name__}: it has no weight until a "
+                "first batch runs through it; call it once on an input, or build nn.Linear with "
+                "its in_features"
+            )
         if layer._forward_hooks or layer._forward_pre_hooks:
             raise ValueError(
                 f"layer {i} has forward hooks, which may change what it computes; remove them "

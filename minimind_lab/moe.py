@@ -111,6 +111,8 @@ class MoEFeedForward(nn.Module):
         weights = mixing.reshape(-1, self.top_k)  # (N, k)
         if x.device.type == "meta":  # shapes only: no data to dispatch on
             return x.new_empty(x.shape)
+        if flat.shape[0] == 0:  # no token to route: an empty output that stays in the graph
+            return x.clone()
         out = torch.zeros_like(flat)
         for e, expert in enumerate(self.experts):
             token, slot = torch.where(experts == e)  # the tokens that chose expert e

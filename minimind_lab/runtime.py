@@ -75,13 +75,25 @@ def device() -> torch.device:
     return torch.device("cpu")
 
 
+#: The largest seed each generator takes: torch's is 64 bits, NumPy's legacy ``seed`` 32.
+_TORCH_LARGEST_SEED = 2**64 - 1
+_NUMPY_LARGEST_SEED = 2**32 - 1
+
+
+def _check_seed(seed: object, largest: int, whose: str) -> None:
+    """Raise ``ValueError`` unless ``seed`` is an integer from 0 to ``largest``."""
+    check_nonnegative_int("seed", seed)
+    if int(seed) > largest:  # type: ignore[call-overload]
+        raise ValueError(f"seed must be at most {largest} ({whose} limit), got {seed}")
+
+
 def seed_everything(seed: int) -> torch.Generator:
     """Seed Python, NumPy (if installed) and torch on every device; return a CPU generator.
 
     The returned ``torch.Generator`` lets an experiment draw its own data without depending on
     what ran before it in the notebook.
     """
-    check_nonnegative_int("seed", seed)
+    _check_seed(seed, _NUMPY_LARGEST_SEED, "NumPy's")
     random.seed(seed)
     os.environ["PYTHONHASHSEED"] = str(seed)
     try:
@@ -102,7 +114,7 @@ def seeded(seed: int) -> Iterator[None]:
     Experiments build their models inside ``with seeded(seed):`` so a result depends on its own
     seed only, and running it never changes what the notebook draws next.
     """
-    check_nonnegative_int("seed", seed)
+    _check_seed(seed, _TORCH_LARGEST_SEED, "torch's")
     with torch.random.fork_rng(devices=range(torch.cuda.device_count())):
         torch.manual_seed(seed)
         yield

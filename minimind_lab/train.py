@@ -114,6 +114,11 @@ def fit(
     check_real("lr", lr, low=0, low_open=True)  # refuses True, NaN, 0, "1e-2"
     check_real("weight_decay", weight_decay, low=0)
     check_training_data(model, inputs, targets)  # a module, tensors, rows that match, all finite
+    if not any(p.requires_grad for p in model.parameters()):
+        raise ValueError(
+            f"the model ({type(model).__name__}) has no trainable parameters, so fit has nothing "
+            "to train; give it a module with weights (nn.Linear, an FFN) or unfreeze them"
+        )
     _fit_calls += 1
     loss_fn = LOSSES[loss]
     adam = Adam(model.parameters(), lr=lr, weight_decay=weight_decay)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 
@@ -72,3 +74,25 @@ def test_unknown_activation_names_the_valid_ones(bad) -> None:
     assert all(name in message for name in ml.ACTIVATION_NAMES)
     with pytest.raises(ValueError):
         ml.activation_derivative(bad, torch.zeros(1))
+
+
+@pytest.mark.parametrize("name", ml.ACTIVATION_NAMES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_the_derivative_is_finite_and_right_at_huge_inputs(name: str, dtype: torch.dtype) -> None:
+    """Old behaviour: the tanh GELU's slope was NaN at ±1e20 (x³ overflowed into inf · 0)."""
+    x = torch.tensor([-1e20, -1e4, 1e4, 1e20], dtype=dtype)
+    slope = ml.activation_derivative(name, x)
+    assert torch.isfinite(slope).all(), slope
+    far = ml.activation_derivative(name, torch.tensor([-30.0, 30.0], dtype=dtype))
+    assert torch.allclose(slope[[0, -1]], far, atol=1e-10), (slope, far)
+
+
+@pytest.mark.parametrize(
+    ("x", "words"), [(0.5, "got 0.5 (type float)"), (torch.tensor([1, 2]), "got dtype torch.int64")]
+)
+def test_the_derivative_refuses_what_is_not_a_float_tensor(x: object, words: str) -> None:
+    """Old behaviour: AttributeError: 'bool' object has no attribute 'to'."""
+    with pytest.raises(
+        ValueError, match=re.escape(f"x must be a floating-point torch.Tensor, {words}")
+    ):
+        ml.activation_derivative("relu", x)  # type: ignore[arg-type]

@@ -81,3 +81,15 @@ def test_seed_everything_repeats_draws() -> None:
     second = ml.seed_everything(7)
     b, b_global = torch.randn(3, generator=second), torch.randn(3)
     assert torch.equal(a, b) and torch.equal(a_global, b_global)
+
+
+@pytest.mark.parametrize(
+    ("call", "largest"),
+    [(ml.seed_everything, 2**32 - 1), (lambda s: ml.seeded(s).__enter__(), 2**64 - 1)],
+)
+def test_a_seed_beyond_the_generators_range_is_refused_naming_the_limit(call, largest) -> None:
+    """Old behaviour: torch's 'Overflow when unpacking long long' (NumPy's own message before)."""
+    with pytest.raises(ValueError, match=f"seed must be at most {largest} .* got {largest + 1}"):
+        call(largest + 1)
+    with ml.seeded(2**64 - 1):  # the largest seed works
+        torch.rand(1)

@@ -92,3 +92,12 @@ def test_a_single_layer_instead_of_a_list_is_refused() -> None:
     """Old behaviour: TypeError: 'Linear' object is not iterable."""
     with pytest.raises(ValueError, match=r"got Linear, which is not one; pass a list"):
         ml.collapse_linear(nn.Linear(3, 4))  # type: ignore[arg-type]
+
+
+def test_an_uninitialised_lazy_layer_is_named_as_such() -> None:
+    """Old behaviour: it blamed forward hooks (the lazy layer's own initialising hook)."""
+    with pytest.raises(ValueError, match="layer 0 is an uninitialised LazyLinear"):
+        ml.collapse_linear([nn.LazyLinear(3)])
+    lazy = nn.LazyLinear(3)
+    lazy(torch.ones(1, 2))  # once it has seen a batch it is an nn.Linear
+    assert ml.collapse_linear([lazy]).weight.shape == (3, 2)
