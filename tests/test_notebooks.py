@@ -28,6 +28,8 @@ PREDICT_WORDS = {"en": ("predict", "guess", "before you run"), "zh": ("预测", 
 CONCLUSION = {"en": "Conclusion: ", "zh": "结论"}
 #: The comment an exercise's empty work cell may hold.
 WORK_CELL = {"en": "# your code here", "zh": "# 在这里写你的代码"}
+#: How a checker answers a work cell run as given (minimind_lab.exercises._compare.checker).
+NOT_WRITTEN_YET = {"en": "Not written yet: ", "zh": "还没写："}
 #: The cell metadata that says why a cell's output is left uncompared (a learner does not read it).
 UNCOMPARED_BECAUSE = "uncompared_because"
 #: Words about the test machinery that a learner's cell should not carry.
@@ -91,6 +93,36 @@ def test_each_lesson_imports_the_core_and_its_own_machinery(path: Path) -> None:
     )
 
 
+def _ready_to_run(work: dict, path: Path) -> bool:
+    """A build-it work cell as ARENA writes one: the piece's signature, the work-cell comment, a
+    body that raises ``NotImplementedError`` and the checker call; run as given, the checker
+    says the piece is not written yet."""
+    source = _source(work)
+    return (
+        WORK_CELL[_edition(path)] in source
+        and "raise NotImplementedError" in source
+        and re.search(r"^check_\w+\(", source, re.MULTILINE) is not None
+        and _stream_text(work).startswith(NOT_WRITTEN_YET[_edition(path)])
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_each_build_it_work_cell_is_ready_to_run(path: Path) -> None:
+    """The solution that calls a checker has, just before it, a work cell that calls the same
+    checker on a piece that raises ``NotImplementedError``."""
+    cells = _cells(path)
+    for i, cell in enumerate(cells):
+        if "solution" not in cell.get("metadata", {}).get("tags", []):
+            continue
+        checks = re.findall(r"^(check_\w+)\(", _source(cell), re.MULTILINE)
+        if checks:
+            assert _ready_to_run(cells[i - 1], path), (
+                f"{path.name} cell {i - 1}: the build-it work cell should hold the signature, "
+                f"'raise NotImplementedError' and {checks[0]}(...), and print that it is not "
+                "written yet"
+            )
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes(
     path: Path,
@@ -108,8 +140,9 @@ def test_exercises_predict_first_leave_a_cell_and_hide_a_solution_that_concludes
         )
         work = cells[i - 1]
         empty = _source(work).strip() in ("", WORK_CELL[_edition(path)])
-        assert work["cell_type"] == "code" and empty, (
-            f"{path.name} cell {i - 1}: expected an empty cell to work in before the solution"
+        assert work["cell_type"] == "code" and (empty or _ready_to_run(work, path)), (
+            f"{path.name} cell {i - 1}: expected a cell to work in before the solution: empty, "
+            "or a build-it cell ready to run"
         )
         question = next(c for c in reversed(cells[: i - 1]) if c["cell_type"] == "markdown")
         asked = _source(question).lower()
