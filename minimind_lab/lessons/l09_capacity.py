@@ -23,10 +23,8 @@ import dataclasses
 import json
 import math
 import os
-import re
 import tempfile
 import time
-import unicodedata
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -40,7 +38,8 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from .._checks import check_positive_int
 from ..ffn import PlainFFN
-from ..i18n import tr, tr_noop
+from ..i18n import tr_noop
+from ..i18n.table import table_text
 from ..minimind import MiniMindConfig
 from ..model import MiniMindForCausalLM, check_token_ids
 from ..runtime import reproducible_cpu, seeded
@@ -96,25 +95,6 @@ __all__ = [
 ARCHITECTURES = ("full", "no_mlp", "no_mlp_equal", "plain_equal", "full_x2", "no_mlp_x2")
 #: How many blocks each kind has (``no_mlp_equal`` adds attention-only blocks on top of this).
 BLOCKS = {"full": 1, "no_mlp": 1, "no_mlp_equal": 1, "plain_equal": 1, "full_x2": 2, "no_mlp_x2": 2}
-
-
-class _TableLabel(str):
-    """A translated label whose format width counts a wide (CJK, full-width) character as the
-    two columns a monospace table gives it, so ``f"{label:<44}"`` still lines up in Chinese."""
-
-    def __format__(self, spec: str) -> str:
-        wide = sum(unicodedata.east_asian_width(c) in "WF" for c in self)
-        found = re.fullmatch(r"(.?[<>^])?(\d+)", spec)
-        if wide and found:
-            spec = f"{found[1] or ''}{max(0, int(found[2]) - wide)}"
-        return format(str(self), spec)
-
-
-def table_text(text: str) -> str:
-    """``tr(text)`` for a monospace table: a translation with wide (CJK) characters pads by the
-    two columns each one takes, so ``f"{table_text(label):<60}"`` lines up in Chinese too."""
-    translated = tr(text)
-    return translated if translated == text else _TableLabel(translated)
 
 
 class _Labels(Mapping[str, str]):
