@@ -332,7 +332,8 @@ def test_two_runs_give_byte_identical_files(fresh, second_run) -> None:
     assert process.returncode == 0, stderr
     names = figure_names()
     for index, name in enumerate(names, start=1):
-        assert f"[{index}/{len(names)}] {name}" in stdout  # one progress line per figure
+        line = next(x for x in stdout.splitlines() if x.startswith(f"[{index}/{len(names)} "))
+        assert f"] {name} " in line and "left]" in line  # one line per figure, time left
     assert set(_snapshot(out)) == _generated_names()  # nothing another test left behind
     assert _snapshot(second) == _snapshot(out)
 

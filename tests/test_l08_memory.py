@@ -913,3 +913,19 @@ def test_a_test_run_trains_each_model_once_across_processes(monkeypatch, tmp_pat
     monkeypatch.delenv(RUN_CACHE_ENV)
     _train_once_per_run("full", 0, 6, setup)
     assert l08.training_run_count() == before + 2
+
+
+def test_the_sweeps_progress_plans_as_many_runs_as_the_sweep_trains(monkeypatch) -> None:
+    """``planned_runs`` (the progress bars' totals) counts each run ``run_sweep`` makes, a run
+    both sweeps share once; training is replaced by a stand-in that returns at once."""
+    from minimind_lab.lessons.l08_memory import sweep
+
+    def fake_point(name: str, seed: int, steps: int, lr: float, setup=l08.SETUP) -> l08.SweepRow:
+        return l08.SweepRow(name, lr, steps, seed, {"recall": lr * 10, "fetch": lr * 10})
+
+    monkeypatch.setattr(sweep, "sweep_point", fake_point)
+    trained: list[str] = []
+    record = sweep.run_sweep(l08.SETUP, l08.SWEEP, lambda record, row: trained.append(row.model))
+    planned = sweep.planned_runs(l08.SETUP, l08.SWEEP)
+    assert sum(planned.values()) == len(record.rows) == len(trained)
+    assert planned == {name: trained.count(name) for name in planned}

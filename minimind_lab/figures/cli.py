@@ -10,6 +10,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._progress import Progress
 from ..i18n import LANGUAGES, language, tr
 from ..plots.style import FIGURE_DPI
 from ..runtime import reproducible_cpu
@@ -133,9 +134,9 @@ def _run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     print(f"rendering {len(names)} figure(s) as {'+'.join(FORMATS)} into {out_dir}", flush=True)
     try:
-        rendered = render_figures(
-            names, progress=lambda line: print(line, flush=True), lang=args.lang
-        )
+        # A bar with the time left in a terminal; one counted line per figure elsewhere.
+        with Progress(len(names), "figures", stream=sys.stdout) as bars:
+            rendered = render_figures(names, progress=bars.finish, lang=args.lang)
     except FigureBuildError as exc:
         for name, error in exc.failures.items():
             print(

@@ -124,10 +124,9 @@ def _render_figures(
     rendered: dict[str, RenderedFigure] = {}
     failures: dict[str, BaseException] = {}
     width = max((len(n) for n in names), default=0)
-    for index, name in enumerate(names, start=1):
+    for name in names:
         start = time.perf_counter()
-        counter = f"[{index}/{len(names)}]".rjust(2 * len(str(len(names))) + 3)
-        prefix = f"{counter} {name:<{width}}  lesson {FIGURE_REGISTRY[name].lesson}"
+        prefix = f"{name:<{width}}  lesson {FIGURE_REGISTRY[name].lesson}"
         try:
             fig = build_figure(name)
             caption = tr(FIGURE_REGISTRY[name].caption)

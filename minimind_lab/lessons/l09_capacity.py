@@ -27,9 +27,12 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from multiprocessing import Manager
 from pathlib import Path
+from queue import Queue
+from typing import TypeVar
 
 import torch
 import torch.nn.functional as F
@@ -37,6 +40,7 @@ from torch import Tensor, nn
 from torch.func import functional_call, stack_module_state, vmap
 
 from .._checks import check_positive_int
+from .._progress import Progress
 from ..ffn import PlainFFN
 from ..i18n import tr_noop
 from ..i18n.table import table_text
@@ -468,6 +472,7 @@ def run_group(
     exposures: int | None = None,
     table_seed: int | None = None,
     keep_state: bool = False,
+    on_pass: Callable[[int, int], None] | None = None,
 ) -> GroupResult:
     """Train one copy per ``(lr, seed)`` of ``architecture`` at ``hidden_size`` together.
 
@@ -478,7 +483,8 @@ def run_group(
     weights), so two seeds differ in initialisation and in data order. Checkpoints: each of
     ``setup.checkpoints`` up to ``exposures`` (default ``setup.exposures``); the table is drawn
     with ``table_seed`` (default ``setup.table_seed``). ``keep_state``: also return the trained
-    weights (``GroupResult.state``).
+    weights (``GroupResult.state``). ``on_pass(done, exposures)`` is called after each pass (to
+    show progress).
     """
     copies = _check_copies(copies)
     exposures = check_positive_int("exposures", setup.exposures if exposures is None else exposures)
@@ -510,6 +516,8 @@ def run_group(
             if done in marks:
                 for k, values in enumerate(_evaluate(template, params, buffers, table)):
                     history[k].append(Checkpoint(done, *values))
+            if on_pass is not None:
+                on_pass(done, exposures)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return GroupResult(
         architecture,
@@ -602,29 +610,68 @@ def next_rate(tried: Sequence[float], best: float, ladder: Sequence[float]) -> f
     return None
 
 
+T = TypeVar("T")
+#: ``report(stage, done, of)``: how far a group's current stage of training has come.
+StageReport = Callable[[str, int, int], None]
+
+
+def _stage(report: StageReport | None, stage: str) -> Callable[[int, int], None] | None:
+    """``run_group``'s ``on_pass`` for one stage of a group, or ``None`` without a report."""
+    if report is None:
+        return None
+    return lambda done, of: report(stage, done, of)
+
+
+def _rates(copies: Sequence[tuple[float, int]]) -> str:
+    return ", ".join(f"{lr:g}" for lr, _ in copies)
+
+
 def run_tuned_group(
-    architecture: str, hidden_size: int, setup: Setup = SETUP, table_seed: int | None = None
+    architecture: str,
+    hidden_size: int,
+    setup: Setup = SETUP,
+    table_seed: int | None = None,
+    report: StageReport | None = None,
 ) -> GroupResult:
     """Scan ``setup.lrs`` on ``setup.seeds[0]``, extend the scan along ``setup.lr_ladder``
     while its best rate is at an end, then train the other seeds at the best rate.
 
     Returns one ``GroupResult`` holding every copy (the scan's, then the other seeds') with
-    ``best_lr`` set; each kind and size is read at its own best rate.
+    ``best_lr`` set; each kind and size is read at its own best rate. ``report(stage, done,
+    of)``: progress of each stage (the scan, each ladder step, the other seeds).
     """
     first, *others = setup.seeds
+    copies = [(lr, first) for lr in setup.lrs]
     scan = run_group(
-        architecture, hidden_size, setup, [(lr, first) for lr in setup.lrs], table_seed=table_seed
+        architecture,
+        hidden_size,
+        setup,
+        copies,
+        table_seed=table_seed,
+        on_pass=_stage(report, f"scan {_rates(copies)}"),
     )
     while (
         lr := next_rate([c[0] for c in scan.copies], best_rate(scan), setup.lr_ladder)
     ) is not None:
-        one = run_group(architecture, hidden_size, setup, [(lr, first)], table_seed=table_seed)
+        one = run_group(
+            architecture,
+            hidden_size,
+            setup,
+            [(lr, first)],
+            table_seed=table_seed,
+            on_pass=_stage(report, f"scan {lr:g}"),
+        )
         scan = _merged(scan, one)
     best = best_rate(scan)
     if not others:
         return dataclasses.replace(scan, best_lr=best)
     rest = run_group(
-        architecture, hidden_size, setup, [(best, s) for s in others], table_seed=table_seed
+        architecture,
+        hidden_size,
+        setup,
+        [(best, s) for s in others],
+        table_seed=table_seed,
+        on_pass=_stage(report, f"seeds {', '.join(map(str, others))} at {best:g}"),
     )
     return dataclasses.replace(
         scan,
@@ -642,24 +689,90 @@ def run_rated_group(
     setup: Setup = SETUP,
     table_seed: int | None = None,
     lr: float = 1e-2,
+    report: StageReport | None = None,
 ) -> GroupResult:
     """Every seed of ``setup.seeds`` at one rate ``lr`` (no scan): how the sweep is re-made
     under other arithmetic at the rates the stored sweep chose."""
     result = run_group(
-        architecture, hidden_size, setup, [(lr, s) for s in setup.seeds], table_seed=table_seed
+        architecture,
+        hidden_size,
+        setup,
+        [(lr, s) for s in setup.seeds],
+        table_seed=table_seed,
+        on_pass=_stage(report, f"seeds at {lr:g}"),
     )
     return dataclasses.replace(result, best_lr=float(lr))
 
 
-def _run_tuned_group_one_thread(args: tuple) -> GroupResult:
+def _run_tuned_group_one_thread(args: tuple, index: int, events: Queue | None) -> GroupResult:
+    """One sweep job in a worker process; its progress goes to ``events`` as ``(index, stage,
+    done, of)``."""
     torch.set_num_threads(1)
-    result = run_tuned_group(*args) if len(args) == 4 else run_rated_group(*args)
-    print(
-        f"{result.architecture} h={result.hidden_size} table {result.table_seed}: best lr "
-        f"{result.best_lr:g}, {result.seconds:.0f} s ({result.cpu_seconds:.0f} s CPU)",
-        flush=True,
+
+    def report(stage: str, done: int, of: int) -> None:
+        if events is not None:
+            events.put((index, stage, done, of))
+
+    if len(args) == 4:
+        return run_tuned_group(*args, report=report)
+    return run_rated_group(*args, report=report)
+
+
+def _group_name(job: tuple) -> str:
+    """``"full h=8 table 0"`` for a sweep job or an ``extend`` job (the group's stored rows)."""
+    if isinstance(job[0], list):
+        first = job[0][0]
+        job = (first["architecture"], first["hidden_size"], None, first["table_seed"])
+    architecture, hidden_size, _, table_seed = job[:4]
+    return f"{architecture} h={hidden_size} table {table_seed}"
+
+
+def _run_with_progress(
+    worker: Callable[[tuple, int, Queue | None], T], jobs: Sequence[tuple], workers: int
+) -> list[T]:
+    """``[worker(job, i, events) for each job]`` in ``workers`` processes, results in job order,
+    with an overall bar and one bar per worker (``minimind_lab._progress``)."""
+    results: dict[int, T] = {}
+    with (
+        Manager() as manager,
+        ProcessPoolExecutor(max_workers=workers) as pool,
+        Progress(len(jobs), "groups", slots=workers) as progress,
+    ):
+        events = manager.Queue()
+        pending = {pool.submit(worker, job, i, events): i for i, job in enumerate(jobs)}
+        slot_of: dict[int, int] = {}
+        while pending:
+            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            while not events.empty():
+                index, stage, done, of = events.get()
+                if index not in slot_of:
+                    free = set(range(workers)) - set(slot_of.values())
+                    slot_of[index] = min(free) if free else 0
+                if done == 1:
+                    progress.start(
+                        slot_of[index], f"{_group_name(jobs[index])}: {stage}", of, "pass"
+                    )
+                progress.step(slot_of[index], done)
+            for future in finished:
+                index = pending.pop(future)
+                results[index] = result = future.result()
+                slot_of.pop(index, None)
+                progress.finish(_group_line(result))
+    return [results[i] for i in range(len(jobs))]
+
+
+def _group_line(result: object) -> str:
+    if isinstance(result, GroupResult):
+        return (
+            f"{result.architecture} h={result.hidden_size} table {result.table_seed}: best lr "
+            f"{result.best_lr:g}, {result.seconds:.0f} s ({result.cpu_seconds:.0f} s CPU)"
+        )
+    rows, best, cpu = result  # _extend_group's
+    first = rows[0]
+    return (
+        f"{first['architecture']} h={first['hidden_size']} table {first['table_seed']}: best lr "
+        f"{best:g} ({cpu:.0f} s CPU added)"
     )
-    return result
 
 
 def sweep_jobs(setup: Setup = SETUP) -> list[tuple]:
@@ -691,30 +804,38 @@ def run_sweep(
         jobs = [job for job in jobs if job[3] in table_seeds]
     if best_lrs is not None:
         jobs = [(a, h, s, t, best_lrs[a, h, t]) for a, h, s, t in jobs]
-    with ProcessPoolExecutor(max_workers=setup.workers) as pool:
-        return list(pool.map(_run_tuned_group_one_thread, jobs))
+    return _run_with_progress(_run_tuned_group_one_thread, jobs, setup.workers)
 
 
-def _extend_group(args: tuple) -> tuple[list[dict], float, float]:
+def _extend_group(
+    args: tuple, index: int = 0, events: Queue | None = None
+) -> tuple[list[dict], float, float]:
     """One stored group's rows after ``run_tuned_group``'s ladder step; ``(rows, best, cpu)``."""
     rows, setup = args
     torch.set_num_threads(1)
+
+    def stage(name: str) -> Callable[[int, int], None] | None:
+        if events is None:
+            return None
+        return lambda done, of: events.put((index, name, done, of))
+
     first, *others = setup.seeds
     arch, h, table = rows[0]["architecture"], rows[0]["hidden_size"], rows[0]["table_seed"]
     scan_rows = [r for r in rows if r["seed"] == first]
     final = {r["lr"]: r["bits"] for r in scan_rows if r["exposures"] == setup.exposures}
     best, cpu = max(sorted(final), key=final.get), 0.0
     while (lr := next_rate(list(final), best, setup.lr_ladder)) is not None:
-        one = run_group(arch, h, setup, [(lr, first)], table_seed=table)
+        one = run_group(arch, h, setup, [(lr, first)], table_seed=table, on_pass=stage(f"{lr:g}"))
         scan_rows += sweep_records([one])
         final[lr], cpu = one.checkpoints[0][-1].bits, cpu + one.cpu_seconds
         best = max(sorted(final), key=final.get)
     other_rows = [r for r in rows if r["seed"] != first]
     if others and best != rows[0]["best_lr"]:
-        rest = run_group(arch, h, setup, [(best, s) for s in others], table_seed=table)
+        rest = run_group(
+            arch, h, setup, [(best, s) for s in others], table_seed=table, on_pass=stage("seeds")
+        )
         other_rows, cpu = sweep_records([rest]), cpu + rest.cpu_seconds
     new_rows = [{**r, "best_lr": best} for r in scan_rows + other_rows]
-    print(f"{arch} h={h} table {table}: best lr {best:g} ({cpu:.0f} s CPU added)", flush=True)
     return new_rows, best, cpu
 
 
@@ -730,8 +851,8 @@ def extend_sweep(record: dict, setup: Setup = SETUP) -> dict:
         ]
         for k in keys
     }
-    with ProcessPoolExecutor(max_workers=setup.workers) as pool:
-        done = list(pool.map(_extend_group, [(by_group[k], setup) for k in keys]))
+    jobs = [(by_group[k], setup) for k in keys]
+    done = _run_with_progress(_extend_group, jobs, setup.workers)
     groups = [
         {**g, "best_lr": best, "cpu_seconds": round(g["cpu_seconds"] + cpu, 1)}
         for g, (_, best, cpu) in zip(record["groups"], done, strict=True)

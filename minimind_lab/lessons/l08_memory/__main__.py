@@ -6,11 +6,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
+from ..._progress import Progress
 from ...runtime import REPRODUCIBLE_CPU_ENV
-from .sweep import SWEEP, SWEEP_FILE, SweepRecord, SweepRow, load_sweep, run_sweep, save_sweep
+from .sweep import (
+    SWEEP,
+    SWEEP_FILE,
+    SweepRecord,
+    SweepRow,
+    load_sweep,
+    planned_runs,
+    run_sweep,
+    save_sweep,
+)
 from .task import SETUP
 
 
@@ -30,7 +39,6 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, **REPRODUCIBLE_CPU_ENV}
         command = [sys.executable, "-m", "minimind_lab.lessons.l08_memory", *sys.argv[1:]]
         os.execve(sys.executable, command, env)
-    start = time.perf_counter()
 
     partial = Path(f"{args.out}.partial")
     done: tuple[SweepRow, ...] = ()
@@ -40,17 +48,26 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{args.resume} was made with other settings; not resumed")
         done = earlier.rows
 
-    def progress(record: SweepRecord, row: SweepRow) -> None:
-        save_sweep(record, partial)
-        scores = ", ".join(f"{k} {v:.3f}" for k, v in row.accuracy.items())
-        seconds = time.perf_counter() - start
-        print(
-            f"[{seconds:6.0f} s] {row.model:<22} lr {row.lr:<7g} {row.steps:>4} steps "
-            f"seed {row.seed}: {scores}",
-            flush=True,
-        )
+    planned = planned_runs(SETUP, SWEEP)
+    left = {name: runs - sum(r.model == name for r in done) for name, runs in planned.items()}
+    finished = dict.fromkeys(planned, 0)
+    shown: list[str] = []  # the model whose group the second bar shows
 
-    record = run_sweep(SETUP, SWEEP, progress, done)
+    with Progress(sum(left.values()), "runs", slots=1) as bars:
+
+        def progress(record: SweepRecord, row: SweepRow) -> None:
+            save_sweep(record, partial)
+            finished[row.model] += 1
+            if shown != [row.model]:  # the second bar follows this model's group
+                shown[:] = [row.model]
+                bars.start(0, row.model, left[row.model], "run")
+            bars.step(0, finished[row.model])
+            scores = ", ".join(f"{k} {v:.3f}" for k, v in row.accuracy.items())
+            bars.finish(
+                f"{row.model:<22} lr {row.lr:<7g} {row.steps:>4} steps seed {row.seed}: {scores}"
+            )
+
+        record = run_sweep(SETUP, SWEEP, progress, done)
     print(f"wrote {save_sweep(record, args.out)} ({len(record.rows)} runs)")
     partial.unlink(missing_ok=True)
     return 0

@@ -41,6 +41,7 @@ __all__ = [
     "SweepRow",
     "SweepSettings",
     "load_sweep",
+    "planned_runs",
     "run_sweep",
     "save_sweep",
     "sweep_point",
@@ -152,6 +153,20 @@ class SweepRecord:
             ]
             out.append(min(reached) if reached else None)
         return out
+
+
+def planned_runs(setup: Setup = SETUP, settings: SweepSettings = SWEEP) -> dict[str, int]:
+    """How many runs ``run_sweep`` trains per model: each learning rate and seed for the
+    ``lr_models``, each step count and seed for the ``step_models``, a run both sweeps share
+    (the rate sweep's step count at the best rate) once."""
+    seeds = len(setup.seeds)
+    runs = dict.fromkeys((*settings.lr_models, *settings.step_models), 0)
+    for name in settings.lr_models:
+        runs[name] += len(settings.lrs) * seeds
+    for name in settings.step_models:
+        shared = name in settings.lr_models and settings.lr_steps in settings.step_counts
+        runs[name] += (len(settings.step_counts) - shared) * seeds
+    return runs
 
 
 def run_sweep(
