@@ -53,11 +53,13 @@ class RMSNorm(nn.Module):
             raise ValueError(f"RMSNorm needs floating-point input, got dtype {x.dtype}")
         check_features(x, self.hidden_size)
         wide = x.to(torch.promote_types(x.dtype, torch.float32))  # float32, or float64 if given
-        # A row so large that its squares overflow (|x| ≳ 1e18 in float32) is scaled by its
-        # largest entry first; every other row is divided by exactly 1, so its bits do not move.
+        # A finite row so large that its squares overflow (|x| ≳ 1e18 in float32) is scaled by
+        # its largest entry first; every other row (a row holding inf or NaN too) is divided by
+        # exactly 1, so its bits do not move.
         largest = wide.detach().abs().amax(dim=-1, keepdim=True)
         safe = math.sqrt(torch.finfo(wide.dtype).max / self.hidden_size) / 2
-        scale = torch.where(largest > safe, largest, torch.ones_like(largest))
+        finite_and_large = (largest > safe) & torch.isfinite(largest)  # inf or NaN: as before
+        scale = torch.where(finite_and_large, largest, torch.ones_like(largest))
         wide = wide / scale
         mean_square = wide.pow(2).mean(dim=-1, keepdim=True)
         normed = wide * torch.rsqrt(mean_square + self.eps / scale.pow(2))

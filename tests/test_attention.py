@@ -361,3 +361,10 @@ def test_rmsnorm_leaves_ordinary_rows_bit_for_bit_as_the_plain_formula(generator
     x = torch.randn(8, 5, 16, generator=generator) * 1e3
     plain = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5)
     assert torch.equal(ml.RMSNorm(16)(x).detach(), plain)
+
+
+def test_rmsnorm_of_a_row_holding_inf_is_the_plain_formulas() -> None:
+    """The overflow guard leaves non-finite rows alone: inf · 0 = NaN where the inf is, 0 else."""
+    x = torch.tensor([[float("inf"), 1.0, 2.0, 3.0]])
+    y = ml.RMSNorm(4)(x).detach()
+    assert torch.isnan(y[0, 0]) and torch.equal(y[0, 1:], torch.zeros(3))
