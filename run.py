@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import venv
 from pathlib import Path
 
@@ -191,11 +192,70 @@ def main(argv: list[str]) -> int:
     # One private folder per test run: lesson 08's trained models, computed by the first process
     # that needs them (a notebook kernel, the figure builders, the browser's kernel), are read back
     # by the others (minimind_lab/lessons/_run_cache.py). Removed when the run ends.
+    arguments = pytest_arguments(extra)
+    tier = "quick" if "--quick" in extra else "full"
+    print(plan_line(tier, arguments, last_duration(tier)), flush=True)
+    start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="minimind-lab-run-") as cache:
         env[RUN_CACHE_ENV] = cache
-        return subprocess.call(
-            [str(python), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT, env=env
-        )
+        status = subprocess.call([str(python), "-m", "pytest", *arguments], cwd=ROOT, env=env)
+    if status == 0 and extra in ([], ["--quick"]):  # a whole tier, passed: worth remembering
+        remember_duration(tier, time.monotonic() - start)
+    return status
+
+
+#: What each tier runs, for the line ``test`` prints at its start.
+TIER_CONTENTS = {
+    "full": "package tests, the type check, every notebook of both editions (strict nbval, and "
+    "again under the lab's arithmetic), the browser suite, the figures and the benchmarks' "
+    "quick mode",
+    "quick": "package tests and the type check",
+}
+#: The full tier's time on a 2-core machine (benchmarks/RESULTS.md, "The test command").
+FULL_TIER_MINUTES_ON_2_CORES = 10
+DURATIONS = VENV / ".minimind-lab-test-seconds.json"
+
+
+def last_duration(tier: str) -> float | None:
+    """Seconds the last passing run of ``tier`` took on this machine, if one is on record."""
+    try:
+        value = json.loads(DURATIONS.read_text(encoding="utf-8")).get(tier)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+
+
+def remember_duration(tier: str, seconds: float) -> None:
+    """Keep ``seconds`` as ``tier``'s time on this machine (a failed write is only skipped)."""
+    try:
+        data = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+        data = data if isinstance(data, dict) else {}
+        data[tier] = round(seconds)
+        DURATIONS.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    except (OSError, ValueError):
+        pass
+
+
+def plan_line(tier: str, arguments: list[str], seconds: float | None) -> str:
+    """The line ``test`` starts with: what it runs, on how many workers, and about how long."""
+    selected = [
+        a
+        for a in arguments
+        if not a.startswith("-") and a != "tests" and ("::" in a or (ROOT / a).exists())
+    ]
+    what = TIER_CONTENTS[tier] if not selected else "the tests you named"
+    workers = arguments[arguments.index("-n") + 1] if "-n" in arguments else "1"
+    if seconds is not None:
+        took = f"the last full run of this tier here took {seconds / 60:.0f} min"
+        if seconds < 90:
+            took = f"the last full run of this tier here took {seconds:.0f} s"
+    elif tier == "full":
+        took = f"about {FULL_TIER_MINUTES_ON_2_CORES} min on a 2-core machine"
+    else:
+        took = "about a minute"
+    if selected:
+        return f"run.py test: {what}, on {workers} worker process(es)"
+    return f"run.py test: {what}, on {workers} worker process(es); {took}"
 
 
 #: Names the test run's shared cache folder (``minimind_lab.lessons._run_cache.RUN_CACHE_ENV``).
@@ -209,12 +269,28 @@ def pytest_arguments(extra: list[str]) -> list[str]:
     """pytest's arguments for ``test`` (every tier) or ``test --quick`` (package tests only).
 
     The full tier adds ``--nbval`` (strict: every stored output compared) so the notebooks in
-    ``testpaths`` are collected; the quick tier runs ``tests/`` without the slow markers.
+    ``testpaths`` are collected; the quick tier runs ``tests/`` without the slow markers. Both
+    run on one worker per core (``parallel_arguments``).
     """
     if "--quick" in extra:
         rest = [arg for arg in extra if arg != "--quick"]
-        return ["tests", "-m", QUICK_DESELECT, *rest]
-    return ["--nbval", "--nbval-current-env", *extra]
+        return ["tests", "-m", QUICK_DESELECT, *parallel_arguments(rest), *rest]
+    return ["--nbval", "--nbval-current-env", *parallel_arguments(extra), *extra]
+
+
+def parallel_arguments(extra: list[str], cores: int | None = None) -> list[str]:
+    """pytest-xdist's arguments: one worker process per core (at most 4), each test file (a
+    notebook's cells, a module's tests) kept whole on one worker. Each worker computes with one
+    thread under the reproducible settings, so the numbers are those of a serial run. Nothing
+    when ``extra`` chooses its own (``-n``, ``-p no:xdist``) or debugs (``--pdb``), or on one core.
+    """
+    own = ("-n", "--numprocesses", "-p", "--pdb", "--trace")
+    if any(arg == flag or arg.startswith(f"{flag}=") for arg in extra for flag in own):
+        return []
+    if any(arg.startswith("-n") and arg[2:].isalnum() for arg in extra):  # -n2, -nauto
+        return []
+    workers = min(cores if cores is not None else (os.cpu_count() or 1), 4)
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
 if __name__ == "__main__":

@@ -91,3 +91,39 @@ def test_another_process_of_the_run_reads_the_stored_result(monkeypatch, tmp_pat
     assert [o.stdout.strip() for o in outputs] == ["7.0", "7.0"]
     assert len(list(tmp_path.glob("l99-test-*.pt"))) == 1
     assert shared_result("l99-test", "key", lambda: torch.tensor([0.0])).item() == 7.0
+
+
+def test_a_second_process_waits_for_the_first_instead_of_computing(tmp_path) -> None:
+    """Two processes of one run ask for the same result at the same moment (both released by
+    one file): one computes, the other waits and reads it."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    cache, sync = tmp_path / "cache", tmp_path / "sync"
+    cache.mkdir()
+    sync.mkdir()
+    script = (
+        "import os, sys, time\n"
+        "from pathlib import Path\n"
+        "from minimind_lab.lessons._run_cache import shared_result\n"
+        f"sync = Path({str(sync)!r})\n"
+        "(sync / f'ready-{os.getpid()}').touch()\n"
+        "while not (sync / 'go').exists(): time.sleep(0.01)\n"
+        "def compute():\n"
+        "    print('computed', flush=True); time.sleep(2.0); return 42\n"
+        "assert shared_result('l99-test', 'key', compute) == 42\n"
+    )
+    env = {**os.environ, RUN_CACHE_ENV: str(cache)}
+    runs = [
+        subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    deadline = time.monotonic() + 120
+    while len(list(sync.glob("ready-*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (sync / "go").touch()
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert sum(out.count("computed") for out in outputs) == 1

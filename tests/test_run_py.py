@@ -13,8 +13,27 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_full_tier_compares_notebooks_and_passes_extra_arguments_on() -> None:
-    args = load_run_module().pytest_arguments(["-k", "moe"])
-    assert args == ["--nbval", "--nbval-current-env", "-k", "moe"]
+    run = load_run_module()
+    args = run.pytest_arguments(["-k", "moe"])
+    assert args == ["--nbval", "--nbval-current-env", *run.parallel_arguments([]), "-k", "moe"]
+
+
+def test_tests_run_on_one_worker_per_core_with_each_file_kept_whole() -> None:
+    run = load_run_module()
+    assert run.parallel_arguments([], cores=2) == ["-n", "2", "--dist", "loadfile"]
+    assert run.parallel_arguments([], cores=64)[:2] == ["-n", "4"]  # at most four
+    assert run.parallel_arguments([], cores=1) == []
+    for own in (["-n", "3"], ["-n3"], ["-nauto"], ["-p", "no:xdist"], ["--pdb"]):
+        assert run.parallel_arguments(own, cores=2) == [], own
+
+
+def test_the_start_line_says_what_runs_on_how_many_workers_and_how_long() -> None:
+    run = load_run_module()
+    line = run.plan_line("full", run.pytest_arguments([]), None)
+    assert "every notebook of both editions" in line and "min on a 2-core machine" in line
+    assert "took 9 min" in run.plan_line("full", ["-n", "2"], 540.0)
+    named = run.plan_line("full", ["--nbval", "tests/test_ffn.py"], None)
+    assert "the tests you named" in named
 
 
 def test_quick_tier_runs_only_tests_without_the_slow_markers() -> None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -60,13 +61,40 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
         raise ValueError(f"namespace must be letters, digits and '-', got {namespace!r}")
     digest = hashlib.sha256(repr((key, arithmetic_fingerprint())).encode()).hexdigest()[:24]
     path = Path(folder) / f"{namespace}-{digest}.pt"
-    if path.is_file():
-        try:
-            return torch.load(path, weights_only=False)
-        except Exception:  # noqa: BLE001 - a damaged file is recomputed and replaced
-            pass
-    value = compute()
     Path(folder).mkdir(parents=True, exist_ok=True)
+    # Processes that run at once (pytest-xdist's workers) wait for the one computing a result
+    # instead of computing it too (one lock for the folder: its results are few and alike).
+    with _locked(Path(folder)):
+        if path.is_file():
+            try:
+                return torch.load(path, weights_only=False)
+            except Exception:  # noqa: BLE001 - a damaged file is recomputed and replaced
+                pass
+        value = compute()
+        _store(value, path, namespace)
+    return value
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on ``folder`` between processes (``fcntl.flock`` on the folder itself,
+    so no lock file is left; without ``fcntl``, on Windows, two processes may both compute)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on the machines the tests run on
+        yield
+        return
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def _store(value: object, path: Path, namespace: str) -> None:
+    """``torch.save`` through a temporary file and an atomic rename."""
+    folder = path.parent
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{namespace}-", suffix=".tmp")
     os.close(handle)
     try:
@@ -75,4 +103,3 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
-    return value
