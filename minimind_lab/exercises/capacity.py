@@ -11,6 +11,7 @@ facts.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 
 import torch
@@ -19,15 +20,17 @@ from torch import Tensor
 from ..i18n import tr
 from ._compare import (
     ExerciseError,
+    Forbidden,
     WrongVersions,
     checker,
     compare_tensor,
-    require_callable,
+    require_function,
     run_learner,
     success,
 )
 
-#: ``fn(logits, targets, num_attributes)``: logits ``(F, V)``, targets ``(F,)`` → bits (a float).
+#: ``fn(logits, targets, num_attributes)``: logits ``(F, V)``, targets ``(F,)`` → bits, a real
+#: number (a float, a NumPy scalar or a 0-dim tensor).
 FactBitsFn = Callable[[Tensor, Tensor, int], object]
 
 
@@ -74,6 +77,23 @@ def _mistakes(logits: Tensor, targets: Tensor, num_attributes: int) -> WrongVers
             "the total is floored at 0: a model that does worse than a uniform guess holds "
             "fewer than 0 bits; drop the clamp"
         ): lambda: (base - ce).sum().clamp(min=0),
+        tr(
+            "each fact is capped at 0 (clamp(max=0)), so no fact adds bits; a fact holds up to "
+            "log2|A| bits, and below 0 only when the model does worse than a uniform guess; drop "
+            "the clamp"
+        ): lambda: (base - ce).clamp(max=0).sum(),
+        tr(
+            "the total is capped at 0 (clamp(max=0)); a model that knows the facts holds more "
+            "than 0 bits; drop the clamp"
+        ): lambda: (base - ce).sum().clamp(max=0),
+        tr(
+            "log10 where log2 is meant: bits are base-2 logarithms (log2|A|, and the "
+            "cross-entropy divided by ln 2)"
+        ): lambda: (math.log10(num_attributes) - ce_nats / math.log(10)).sum(),
+        tr(
+            "the cross-entropy is in base 10 (divided by ln 10) while log2|A| is in bits; divide "
+            "it by ln 2"
+        ): lambda: (base - ce_nats / math.log(10)).sum(),
         tr("the mean over the facts; the table's bits are the sum"): (lambda: (base - ce).mean()),
         tr(
             "the probability of the right attribute stands where its cross-entropy (−log2 p) should"
@@ -170,38 +190,58 @@ def _cases() -> dict[str, tuple[Tensor, Tensor, int]]:
     }
 
 
-def _as_total(result: object, case: str, num_facts: int, like: Tensor) -> Tensor:
-    """The learner's result as a 0-dim tensor (a float becomes one in ``like``'s dtype)."""
-    if isinstance(result, bool) or not isinstance(result, int | float | Tensor):
+def _as_total(result: object, case: str, num_facts: int) -> Tensor:
+    """The learner's result as a float64 0-dim tensor: any real number is accepted (a Python
+    float or int, a NumPy scalar, a tensor of one element of any real dtype)."""
+    if isinstance(result, bool | str | bytes) or result is None:
+        value = None
+    else:
+        try:
+            value = result if isinstance(result, Tensor) else torch.as_tensor(result)
+        except (TypeError, ValueError, RuntimeError):
+            value = None
+    if value is None or value.dtype == torch.bool or value.is_complex():
         raise ExerciseError(
             tr(
-                "{case}: your function returned a {kind}; expected the bits as a float (or a "
-                "0-dim tensor)",
+                "{case}: your function returned a {kind}; expected the bits as a real number (a "
+                "float, or a 0-dim tensor)",
                 case=case,
                 kind=type(result).__name__,
             )
         )
-    if not isinstance(result, Tensor):
-        return torch.tensor(float(result), dtype=like.dtype)
-    if result.dim() == 1 and result.shape[0] == num_facts and num_facts > 1:
+    if value.dim() == 1 and value.shape[0] == num_facts and num_facts > 1:
         raise ExerciseError(
             tr(
                 "{case}: you returned one number per fact (shape {shape}); the table's bits are "
                 "their sum, one number",
                 case=case,
-                shape=tuple(result.shape),
+                shape=tuple(value.shape),
             )
         )
-    if result.numel() != 1:
+    if value.numel() != 1:
         raise ExerciseError(
             tr(
                 "{case}: your result has shape {shape}; expected one number (a float or a 0-dim "
                 "tensor)",
                 case=case,
-                shape=tuple(result.shape),
+                shape=tuple(value.shape),
             )
         )
-    return result.reshape(())
+    return value.detach().reshape(()).to(torch.float64)
+
+
+def _forbidden() -> Forbidden:
+    """The lesson's own measure and the checker's reference: the exercise is to write it."""
+    message = tr(
+        "your code calls the lesson's own measure (l09.stored_bits, or the checker's reference "
+        "fact_bits); write the bits yourself"
+    )
+    forbidden: dict[Callable[..., object], str] = {fact_bits: message}
+    lesson = sys.modules.get("minimind_lab.lessons.l09_capacity")  # only if a notebook loaded it
+    stored_bits = getattr(lesson, "stored_bits", None)
+    if callable(stored_bits):
+        forbidden[stored_bits] = message
+    return forbidden
 
 
 @checker
@@ -210,21 +250,40 @@ def check_fact_bits(fn: FactBitsFn) -> None:
 
     ``logits``: ``(F, V)``, the model's scores for each fact's answer over ``V ≥ |A|`` tokens;
     ``targets``: ``(F,)`` int64, the right token; ``num_attributes``: ``|A|``. ``fn`` returns the
-    bits the model holds about the table, a float or a 0-dim tensor. Cases: attributes only and a
-    larger vocabulary, a model that knows nothing and one that is sure, facts known worse than a
-    uniform guess (and a model worse than it on every fact), float64, large logits, one fact.
-    Prints one line when every case matches.
+    bits the model holds about the table as one real number: a Python float (``.item()``), a
+    NumPy scalar, or a 0-dim tensor of any floating dtype (a float32 total from float64 logits
+    is fine); it is compared with the reference in float64 within a tolerance of 1e-4 relative.
+    Cases: attributes only and a larger vocabulary, a model that knows nothing and one that is
+    sure, facts known worse than a uniform guess (and a model worse than it on every fact),
+    float64, large logits, one fact. Calling ``l09.stored_bits`` (the lesson's own measure) is
+    refused, and so is a function that changes ``logits`` or ``targets``. Prints one line when
+    every case matches.
     """
-    require_callable("fn", fn, "a function fn(logits, targets, num_attributes) returning bits")
-    for case, (logits, targets, num_attributes) in _cases().items():
-        result = run_learner(fn, case, logits.clone(), targets.clone(), num_attributes)
-        expected = fact_bits(logits, targets, num_attributes)
-        got = _as_total(result, case, targets.shape[0], expected)
+    require_function("fn", fn, tr("a function fn(logits, targets, num_attributes) returning bits"))
+    cases = _cases()
+    for case, (logits, targets, num_attributes) in cases.items():
+        result = run_learner(
+            fn,
+            case,
+            logits.clone(),
+            targets.clone(),
+            num_attributes,
+            names=("logits", "targets"),
+            forbidden=_forbidden(),
+        )
+        expected = fact_bits(logits, targets, num_attributes).to(torch.float64)
+        got = _as_total(result, case, targets.shape[0])
         compare_tensor(
             got,
             expected,
             case=case,
             what="total",
             wrong_versions=_mistakes(logits, targets, num_attributes),
+            nan_cause=tr(
+                "either exp of a large logit overflows (inf/inf = NaN), or a probability "
+                "underflows to 0 and a one-hot times its log2 is 0·(−∞) = NaN; take the right "
+                "token's log-probability with log_softmax(...).gather or F.cross_entropy, which "
+                "stay finite"
+            ),
         )
-    success(tr("your bits match the reference on {n} cases.", n=len(_cases())))
+    success(tr("your bits match the reference on {n} cases.", n=len(cases)))

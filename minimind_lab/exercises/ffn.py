@@ -12,11 +12,10 @@ from torch import Tensor, nn
 from ..ffn import GatedFFN, PlainFFN
 from ..i18n import tr
 from ._compare import (
-    ExerciseError,
     checker,
     compare_tensor,
     fresh_rng,
-    require_callable,
+    require_function,
     run_learner,
     success,
 )
@@ -32,22 +31,28 @@ def _no_bias(layer: nn.Linear, x: Tensor) -> Tensor:
 
 
 def _call_without_forward(fn: ForwardFn, ffn: nn.Module, x: Tensor, case: str) -> Tensor:
-    """Run ``fn(ffn, x)`` and refuse an answer that just calls ``ffn(x)``."""
-    called: list[bool] = []
-    handle = ffn.register_forward_pre_hook(lambda *_: called.append(True))
-    try:
-        got = run_learner(fn, case, ffn, x.clone())
-    finally:
-        handle.remove()
-    if called:
-        raise ExerciseError(
-            tr(
-                "{case}: your code calls the module itself, ffn(x); write the forward pass from "
-                "its parts (ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)",
-                case=case,
-            )
-        )
-    return got
+    """Run ``fn(ffn, x)`` and refuse an answer that runs the module's own ``forward``, however
+    it is reached (``ffn(x)``, ``ffn.forward(x)``, ``type(ffn).forward(ffn, x)``)."""
+    forward = type(ffn).forward
+    parts = (
+        "ffn.gate_proj, ffn.up_proj, ffn.down_proj"
+        if isinstance(ffn, GatedFFN)
+        else "ffn.up_proj, ffn.act_fn, ffn.down_proj, ffn.dropout"
+    )
+    message = tr(
+        "your code runs the module's own forward (ffn(x), ffn.forward(x) or "
+        "{kind}.forward(ffn, x)); write the forward pass from its parts ({parts})",
+        kind=type(ffn).__name__,
+        parts=parts,
+    )
+    return run_learner(fn, case, ffn, x.clone(), names=("ffn", "x"), forbidden={forward: message})
+
+
+def _nan_cause() -> str:
+    return tr(
+        "the forward pass needs no division and no exp of its own: look for a tensor made with "
+        "torch.empty, or a division"
+    )
 
 
 def _plain_cases() -> dict[str, tuple[PlainFFN, Tensor]]:
@@ -70,6 +75,14 @@ def _plain_cases() -> dict[str, tuple[PlainFFN, Tensor]]:
                 PlainFFN(8, 32, "gelu", dropout=0.5).train(),
                 torch.randn(4, 8, generator=g),
             ),
+            tr("PlainFFN(8, 32, 'gelu', dropout=0.2) in training mode, x of shape (4, 8)"): (
+                PlainFFN(8, 32, "gelu", dropout=0.2).train(),
+                torch.randn(4, 8, generator=g),
+            ),
+            tr("PlainFFN(8, 32, 'gelu', dropout=0.3) in eval mode, x of shape (4, 8)"): (
+                PlainFFN(8, 32, "gelu", dropout=0.3).eval(),
+                torch.randn(4, 8, generator=g),
+            ),
         }
 
 
@@ -81,6 +94,7 @@ def _with_activation(
 
 def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]:
     up, down, act, drop = ffn.up_proj, ffn.down_proj, ffn.act_fn, ffn.dropout
+    p = drop.p
     mistakes = {
         tr("the activation is applied after down_proj instead of between the two layers"): lambda: (
             drop(act(down(up(x))))
@@ -104,7 +118,23 @@ def _plain_mistakes(ffn: PlainFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]
         tr("dropout in the wrong place: on the hidden units instead of on down_proj's output"): (
             lambda: down(drop(act(up(x))))
         ),
+        tr(
+            "dropout applied in eval mode: F.dropout defaults to training=True; use ffn.dropout, "
+            "which follows ffn.train() and ffn.eval() (or pass training=ffn.training)"
+        ): lambda: F.dropout(down(act(up(x))), p, training=True),
+        tr(
+            "the dropout probability is fixed at 0.5; this module's is {p} (use ffn.dropout, or "
+            "ffn.dropout.p)",
+            p=p,
+        ): lambda: F.dropout(down(act(up(x))), 0.5, training=ffn.training),
     }
+    if isinstance(act, nn.ReLU):
+        mistakes[
+            tr(
+                "ReLU written as clamp(max=0), which keeps the negative part; ReLU is "
+                "clamp(min=0), or call ffn.act_fn"
+            )
+        ] = _with_activation(lambda h: h.clamp(max=0), ffn, x)
     for name, other in (("GELU", F.gelu), ("ReLU", F.relu), ("SiLU", F.silu)):
         own = type(act).__name__
         mistakes[
@@ -131,7 +161,7 @@ def _compare_forward(
             key: (lambda compute=compute, i=i: _seeded(compute, i))
             for key, compute in mistakes(ffn, x).items()
         }
-        compare_tensor(got, expected, case=case, wrong_versions=wrong)
+        compare_tensor(got, expected, case=case, wrong_versions=wrong, nan_cause=_nan_cause())
 
 
 def _seeded(compute: Callable[[], Tensor], seed: int) -> Tensor:
@@ -145,10 +175,12 @@ def check_plain_ffn_forward(fn: ForwardFn) -> None:
 
     ``fn`` gets a ``PlainFFN`` and ``x`` of shape ``(*, hidden_size)`` and returns
     ``(*, hidden_size)``, built from ``ffn.up_proj``, ``ffn.act_fn``, ``ffn.down_proj`` and
-    ``ffn.dropout`` (not by calling ``ffn(x)``). Cases: GELU without bias, ReLU and SiLU with
-    bias, float64, dropout in training mode. Prints one line when every case matches.
+    ``ffn.dropout``: running the module's own forward (``ffn(x)``, ``ffn.forward(x)``, ...) is
+    refused, and so is a function that changes ``x`` or the module. Cases: GELU without bias,
+    ReLU and SiLU with bias, float64, dropout in training mode (p = 0.5 and 0.2) and in eval
+    mode (p = 0.3). Prints one line when every case matches.
     """
-    require_callable("fn", fn, "a function fn(ffn, x) computing a PlainFFN's forward pass")
+    require_function("fn", fn, tr("a function fn(ffn, x) computing a PlainFFN's forward pass"))
     cases = _plain_cases()
     _compare_forward(fn, cases, _plain_mistakes)
     success(tr("your forward pass matches PlainFFN.forward on {n} cases.", n=len(cases)))
@@ -185,6 +217,10 @@ def _gated_mistakes(ffn: GatedFFN, x: Tensor) -> dict[str, Callable[[], Tensor]]
         tr("GELU on the gate: that is GEGLU; SwiGLU's gate is SiLU"): lambda: down(
             F.gelu(gate(x)) * up(x)
         ),
+        tr(
+            "GELU's tanh form on the gate (approximate='tanh'): that is GEGLU, with GELU's tanh "
+            "approximation; SwiGLU's gate is SiLU"
+        ): lambda: down(F.gelu(gate(x), approximate="tanh") * up(x)),
         tr("no activation on the gate: that is the bilinear variant"): lambda: down(
             gate(x) * up(x)
         ),
@@ -211,10 +247,13 @@ def check_swiglu(fn: ForwardFn) -> None:
     """Check ``fn(ffn, x)`` against SwiGLU, ``down(SiLU(gate(x)) * up(x))``; ``ExerciseError``.
 
     ``fn`` gets a ``GatedFFN`` with ``act="silu"`` and ``x`` of shape ``(*, hidden_size)`` and
-    returns ``(*, hidden_size)`` from ``ffn.gate_proj``, ``ffn.up_proj`` and ``ffn.down_proj``.
-    Cases: without and with bias, float64. Prints one line when every case matches.
+    returns ``(*, hidden_size)`` from ``ffn.gate_proj``, ``ffn.up_proj`` and ``ffn.down_proj``:
+    running the module's own forward is refused, and so is a function that changes ``x`` or the
+    module. Cases: without and with bias, float64. Prints one line when every case matches.
     """
-    require_callable("fn", fn, "a function fn(ffn, x) computing SwiGLU from a GatedFFN's layers")
+    require_function(
+        "fn", fn, tr("a function fn(ffn, x) computing SwiGLU from a GatedFFN's layers")
+    )
     cases = _gated_cases()
     _compare_forward(fn, cases, _gated_mistakes)
-    success(f"your SwiGLU matches the reference on {len(cases)} cases.")
+    success(tr("your SwiGLU matches the reference on {n} cases.", n=len(cases)))

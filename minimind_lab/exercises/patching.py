@@ -10,13 +10,15 @@ from torch import Tensor, nn
 from ..i18n import tr
 from ._compare import (
     ExerciseError,
+    Forbidden,
     WrongVersions,
     checker,
     compare_tensor,
     fresh_rng,
-    require_callable,
+    require_function,
     run_learner,
     success,
+    takes_positional,
 )
 
 #: ``make_hook(clean_output, position)`` → ``hook(module, args, output)``; ``clean_output``
@@ -51,10 +53,24 @@ def check_patching_hook(make_hook: HookFactory) -> None:
     ``module.register_forward_hook``: called as ``hook(module, args, output)`` with ``output``
     of shape ``(B, T, h)``, it must make the module's output equal ``output`` except at
     sequence position ``position``, which comes from ``clean_output`` (cached from the clean run),
-    and it must leave ``clean_output`` unchanged so the cache serves the next patch. Cases cover
+    and it must leave ``clean_output`` unchanged so the cache serves the next patch (writing into
+    ``output`` is fine). Pass the factory itself, ``check_patching_hook(make_hook)``. Cases cover
     the first, a middle and the last position. Prints one line when every case matches.
     """
-    require_callable("make_hook", make_hook, "a function make_hook(clean_output, position)")
+    require_function("make_hook", make_hook, tr("a function make_hook(clean_output, position)"))
+    if takes_positional(make_hook, 2) is False and takes_positional(make_hook, 3):
+        raise ValueError(
+            tr(
+                "make_hook must be the factory make_hook(clean_output, position) that returns a "
+                "hook; this function takes three arguments, like the hook itself (module, args, "
+                "output): pass make_hook, not make_hook(clean_output, position)"
+            )
+        )
+    forbidden: Forbidden = {
+        patched_output: tr(
+            "your hook calls the checker's own reference, patched_output; write the patch yourself"
+        )
+    }
     g = torch.Generator().manual_seed(808)
     for case, (b, t, position) in _cases().items():
         with fresh_rng(808):
@@ -65,7 +81,9 @@ def check_patching_hook(make_hook: HookFactory) -> None:
             clean = module(clean_x)
             corrupt = module(corrupt_x)
         cache = clean.clone()
-        hook = run_learner(make_hook, case, cache, position)
+        hook = run_learner(
+            make_hook, case, cache, position, names=("clean_output",), forbidden=forbidden
+        )
         if not callable(hook):
             raise ExerciseError(
                 tr(
@@ -78,7 +96,7 @@ def check_patching_hook(make_hook: HookFactory) -> None:
         handle = module.register_forward_hook(hook)
         try:
             with torch.no_grad():
-                got = run_learner(module, case, corrupt_x)
+                got = run_learner(module, case, corrupt_x, names=("args[0]",), forbidden=forbidden)
         finally:
             handle.remove()
         if not torch.equal(cache, clean):
@@ -87,6 +105,16 @@ def check_patching_hook(make_hook: HookFactory) -> None:
                     "{case}: your hook changed the cached clean output in place; write into the "
                     "module's output (or a copy of it), never into the cache",
                     case=case,
+                )
+            )
+        if not isinstance(got, Tensor):
+            raise ExerciseError(
+                tr(
+                    "{case}: your hook returned a {kind}; a forward hook's return value replaces "
+                    "the module's output, here one tensor (B, T, h): return the patched tensor "
+                    "itself (return patched, not (patched,))",
+                    case=case,
+                    kind=type(got).__name__,
                 )
             )
         if (
@@ -107,6 +135,9 @@ def check_patching_hook(make_hook: HookFactory) -> None:
             patched_output(corrupt, clean, position),
             case=case,
             wrong_versions=_mistakes(corrupt, clean, position),
+            nan_cause=tr(
+                "a patch only copies values: look for a tensor made with torch.empty and not filled"
+            ),
         )
     success(tr("your hook patches exactly one position, on {n} cases.", n=len(_cases())))
 

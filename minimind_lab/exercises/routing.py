@@ -9,12 +9,14 @@ from torch import Tensor
 
 from .._checks import check_bool
 from ..i18n import tr, tr_noop
+from ..moe import MoEFeedForward
 from ._compare import (
     ExerciseError,
+    Forbidden,
     WrongVersions,
     checker,
     compare_tensor,
-    require_callable,
+    require_function,
     run_learner,
     success,
 )
@@ -86,13 +88,22 @@ def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
     ``fn`` returns ``(weights, experts)``, each ``(*, k)``; the k choices of a token may come in
     any order, as long as each weight stands beside its expert. ``renormalize=True``: the
     weights are rescaled to sum to one (minimind-3, and MiniMind2 when ``top_k > 1``);
-    ``False``: the raw softmax scores. Prints one line when every case matches.
+    ``False``: the raw softmax scores. ``MoEFeedForward.route`` is the package's own routing, so
+    calling it is refused; so is a function that changes ``logits`` in place. Prints one line
+    when every case matches.
     """
-    require_callable("fn", fn, "a function fn(logits, k) returning (weights, experts)")
+    require_function("fn", fn, tr("a function fn(logits, k) returning (weights, experts)"))
     check_bool("renormalize", renormalize)
+    forbidden: Forbidden = dict.fromkeys(
+        (top_k_routing, MoEFeedForward.route),
+        tr(
+            "your code calls the package's own routing (MoEFeedForward.route, or the checker's "
+            "reference top_k_routing); write the softmax, the top k and the rescaling yourself"
+        ),
+    )
     for key, (logits, k) in _cases().items():
         case = tr(key)
-        result = run_learner(fn, case, logits.clone(), k)
+        result = run_learner(fn, case, logits.clone(), k, names=("logits",), forbidden=forbidden)
         if not (isinstance(result, tuple | list) and len(result) == 2):
             raise ExerciseError(
                 tr(
@@ -141,7 +152,15 @@ def check_top_k_routing(fn: RoutingFn, renormalize: bool = True) -> None:
                 )
             )
         compare_tensor(
-            got_w, ref_w, case=case, what="weights", wrong_versions=_mistakes(logits, k, ref_e)
+            got_w,
+            ref_w,
+            case=case,
+            what="weights",
+            wrong_versions=_mistakes(logits, k, ref_e),
+            nan_cause=tr(
+                "exp of a large logit overflows (softmax subtracts the maximum first), and "
+                "dividing by a sum of weights that is 0 gives 0/0"
+            ),
         )
     mode = tr("rescaled to sum to one") if renormalize else tr("raw softmax scores")
     success(

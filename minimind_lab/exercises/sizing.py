@@ -7,8 +7,9 @@ import numbers
 from collections.abc import Callable
 
 from ..i18n import tr
-from ..sizing import MINIMIND2_RULE, MINIMIND3_RULE, intermediate_size
-from ._compare import ExerciseError, checker, require_callable, run_learner, success
+from ..minimind import MiniMindConfig
+from ..sizing import MINIMIND2_RULE, MINIMIND3_RULE, WidthRule, intermediate_size
+from ._compare import ExerciseError, Forbidden, checker, require_function, run_learner, success
 
 #: ``fn(hidden_size)`` → the FFN width, an ``int``.
 WidthFn = Callable[[int], int]
@@ -65,15 +66,29 @@ def check_width_rule(fn: WidthFn, version: str = "minimind2") -> None:
 
     ``version``: ``"minimind2"`` (``int(8h/3)`` rounded up to a multiple of 64) or
     ``"minimind3"`` (``ceil(h·π/64)·64``). Every ``hidden_size`` from 1 to 2048 is tried; the
-    result must be an ``int``. Prints one line when all agree.
+    result must be an ``int``. ``ml.intermediate_size`` (and the ``WidthRule`` it applies) is the
+    package's own rule, so calling it is refused. Prints one line when all agree.
     """
-    require_callable("fn", fn, "a function fn(hidden_size) returning the FFN width")
+    require_function("fn", fn, tr("a function fn(hidden_size) returning the FFN width"))
     if not isinstance(version, str) or version not in VERSION_RULES:
-        raise ValueError(f"version must be one of {', '.join(VERSION_RULES)}, got {version!r}")
+        raise ValueError(
+            tr(
+                "version must be one of {names}, got {version!r}",
+                names=", ".join(VERSION_RULES),
+                version=version,
+            )
+        )
     rule = VERSION_RULES[version]
+    forbidden: Forbidden = dict.fromkeys(
+        (intermediate_size, WidthRule.unrounded, MiniMindConfig.derived_intermediate_size),
+        tr(
+            "your function calls ml.intermediate_size (or the WidthRule behind it), the "
+            "package's own rule; write the rule yourself with int(...), math.ceil and 64"
+        ),
+    )
     answers: dict[int, int] = {}
     for h in _HIDDEN_SIZES:
-        got = run_learner(fn, f"hidden_size={h}", h)
+        got = run_learner(fn, f"hidden_size={h}", h, forbidden=forbidden)
         if not isinstance(got, numbers.Integral) or isinstance(got, bool):
             raise ExerciseError(
                 tr(

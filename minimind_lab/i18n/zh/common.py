@@ -34,6 +34,28 @@ ZH: dict[str, str] = {
     "then run the cell again.": "还没写：把抛出 NotImplementedError 的那一行换成你的代码，再运行这个单元格。",
     # How a checker reports a difference (minimind_lab.exercises._compare).
     "{case}: your code raised {error}: {message}": "{case}：你的代码抛出了 {error}：{message}",
+    "{name} must be {expected}, got {value!r} (type {kind})": (
+        "{name} 应当是{expected}，实际是 {value!r}（类型 {kind}）"
+    ),
+    "{name} must be {expected}; you passed a module, an instance of {kind}: pass the class "
+    "itself ({kind}), not {kind}(config)": (
+        "{name} 应当是{expected}；你传入的是一个模块，即 {kind} 的实例：请传入类本身（{kind}），而不是 {kind}(config)"
+    ),
+    "{name} must be {expected}; you passed a module, an instance of {kind}: pass your function": (
+        "{name} 应当是{expected}；你传入的是一个模块，即 {kind} 的实例：请传入你写的函数"
+    ),
+    "{name} must be {expected}; you passed the module class {kind}: pass your function": (
+        "{name} 应当是{expected}；你传入的是模块类 {kind}：请传入你写的函数"
+    ),
+    "argument {i}": "第 {i} 个参数",
+    "{case}: your code changed the weights of {name} in place; read them, never write into them": (
+        "{case}：你的代码原地改动了 {name} 的权重；只读取它们，不要写入"
+    ),
+    "{case}: your code changed its input {name} in place (an in-place operation such as "
+    "{name} /= ..., {name}.clamp_(...) or {name}[...] = ...); the caller's tensor must "
+    "stay as it was, so compute a new one ({name} = {name} / ...)": (
+        "{case}：你的代码原地改动了输入 {name}（原地操作，比如 {name} /= ...、{name}.clamp_(...) 或 {name}[...] = ...）；调用者的张量必须保持原样，所以请算出一个新张量（{name} = {name} / ...）"
+    ),
     "{case}: your {what} is a {kind}, expected a torch.Tensor of shape {shape}": (
         "{case}：你的{what}是 {kind}，应为形状 {shape} 的 torch.Tensor"
     ),
@@ -48,11 +70,10 @@ ZH: dict[str, str] = {
     "{case}: your {what} is {got}, expected {expected} (the input's dtype)": (
         "{case}：你的{what}是 {got}，应为 {expected}（输入的 dtype）"
     ),
-    "your {what} holds NaN or infinity (first at index {where}) where the reference is finite; "
-    "an exp of a large number overflows (softmax subtracts the row's maximum)": (
-        "你的{what}在参考答案有限的地方出现了 NaN 或无穷大（第一处在索引 {where}）；"
-        "对大数取 exp 会溢出（softmax 会先减去每行的最大值）"
-    ),
+    "your {what} holds NaN or infinity (first at index {where}) where the reference is "
+    "finite; {cause}": "你的{what}在参考答案有限的地方出现了 NaN 或无穷大（第一处在索引 {where}）；{cause}",
+    "your {what} holds NaN or infinity (first at index {where}) where the reference is "
+    "finite": "你的{what}在参考答案有限的地方出现了 NaN 或无穷大（第一处在索引 {where}）",
     "{wrong} of {total} entries of your {what} differ from the reference; the largest gap at "
     "index {index}: got {got:.5g}, expected {expected:.5g}": (
         "你的{what}有 {wrong}/{total} 个元素与参考答案不同；最大差距在索引 {index}："

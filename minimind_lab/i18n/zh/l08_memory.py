@@ -98,6 +98,23 @@ ZH: dict[str, str] = {
     "batch 3, 4 positions, patch position 0 (the first)": "批大小 3，4 个位置，修补位置 0（第一个）",
     "batch 2, 6 positions, patch position 5 (the last)": "批大小 2，6 个位置，修补位置 5（最后一个）",
     "batch 1, 1 position, patch position 0": "批大小 1，1 个位置，修补位置 0",
+    "{case}: your hook returned a {kind}; a forward hook's return value replaces the "
+    "module's output, here one tensor (B, T, h): return the patched tensor itself (return "
+    "patched, not (patched,))": (
+        "{case}：你的钩子返回了一个 {kind}；前向钩子的返回值会替换模块的输出，而这里的输出是一个张量 (B, T, h)：请直接返回修补后的张量（return patched，而不是 (patched,)）"
+    ),
+    "a patch only copies values: look for a tensor made with torch.empty and not filled": (
+        "修补只是复制数值：找找有没有用 torch.empty 造出来却没有填满的张量"
+    ),
+    "a function make_hook(clean_output, position)": ("一个函数 make_hook(clean_output, position)"),
+    "make_hook must be the factory make_hook(clean_output, position) that returns a hook; "
+    "this function takes three arguments, like the hook itself (module, args, output): "
+    "pass make_hook, not make_hook(clean_output, position)": (
+        "make_hook 应当是返回钩子的工厂函数 make_hook(clean_output, position)；这个函数接收三个参数，像是钩子本身 (module, args, output)：请传入 make_hook，而不是 make_hook(clean_output, position)"
+    ),
+    "your hook calls the checker's own reference, patched_output; write the patch yourself": (
+        "你的钩子调用了检查器自己的参考实现 patched_output；请自己写出修补"
+    ),
     (
         "{case}: make_hook returned {type}, expected a hook function hook(module, args, output)"
     ): "{case}：make_hook 返回了 {type}，应当返回一个钩子函数 hook(module, args, output)",

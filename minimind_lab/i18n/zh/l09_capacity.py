@@ -69,6 +69,33 @@ ZH: dict[str, str] = {
         "每条事实都比均匀瞎猜还差的模型，|A| = 4"
     ),
     # exercises/capacity.py: the likely mistakes
+    "either exp of a large logit overflows (inf/inf = NaN), or a probability underflows to "
+    "0 and a one-hot times its log2 is 0·(−∞) = NaN; take the right token's "
+    "log-probability with log_softmax(...).gather or F.cross_entropy, which stay finite": (
+        "要么是对很大的 logit 取 exp 溢出了（inf/inf = NaN），要么是某个概率下溢为 0，one-hot 乘以它的 log2 得到 0·(−∞) = NaN；请用 log_softmax(...).gather 或 F.cross_entropy 取正确 token 的对数概率，它们都保持有限"
+    ),
+    "each fact is capped at 0 (clamp(max=0)), so no fact adds bits; a fact holds up to "
+    "log2|A| bits, and below 0 only when the model does worse than a uniform guess; drop "
+    "the clamp": (
+        "对每条事实取了 0 上限（clamp(max=0)），于是没有一条事实能增加比特；一条事实最多存下 log2|A| 比特，只有模型比均匀瞎猜还差时才低于 0；去掉 clamp"
+    ),
+    "the total is capped at 0 (clamp(max=0)); a model that knows the facts holds more than "
+    "0 bits; drop the clamp": (
+        "对总和取了 0 上限（clamp(max=0)）；知道这些事实的模型存下的比特数大于 0；去掉 clamp"
+    ),
+    "log10 where log2 is meant: bits are base-2 logarithms (log2|A|, and the cross-entropy "
+    "divided by ln 2)": (
+        "该用 log2 的地方用了 log10：比特是以 2 为底的对数（log2|A|，以及除以 ln 2 的交叉熵）"
+    ),
+    "the cross-entropy is in base 10 (divided by ln 10) while log2|A| is in bits; divide "
+    "it by ln 2": ("交叉熵以 10 为底（除以了 ln 10），而 log2|A| 以比特计；应除以 ln 2"),
+    "your code calls the lesson's own measure (l09.stored_bits, or the checker's reference "
+    "fact_bits); write the bits yourself": (
+        "你的代码调用了本课自己的度量（l09.stored_bits，或检查器的参考实现 fact_bits）；请自己算出比特数"
+    ),
+    "a function fn(logits, targets, num_attributes) returning bits": (
+        "一个返回比特数的函数 fn(logits, targets, num_attributes)"
+    ),
     "natural log: your bits are in nats (ln|A| − CE in nats); use log2 for both, or divide "
     "by ln 2": (
         "用了自然对数：你算出的单位是奈特（ln|A| − 以奈特计的 CE）；两者都用 log2，或者除以 ln 2"
@@ -119,8 +146,10 @@ ZH: dict[str, str] = {
         "softmax 沿事实那一维（dim 0）做了，而不是沿每条事实的 token（dim -1）"
     ),
     # exercises/capacity.py: results of the wrong kind
-    "{case}: your function returned a {kind}; expected the bits as a float (or a "
-    "0-dim tensor)": "{case}：你的函数返回了 {kind}；应当返回比特数，一个 float（或 0 维张量）",
+    "{case}: your function returned a {kind}; expected the bits as a real number (a float, "
+    "or a 0-dim tensor)": (
+        "{case}：你的函数返回了 {kind}；应当返回比特数，一个实数（float，或 0 维张量）"
+    ),
     "{case}: you returned one number per fact (shape {shape}); the table's bits are "
     "their sum, one number": (
         "{case}：你为每条事实各返回了一个数（形状 {shape}）；整张表的比特数是它们的和，只有一个数"

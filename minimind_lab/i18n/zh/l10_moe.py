@@ -73,6 +73,17 @@ ZH: dict[str, str] = {
     "(2, 3) tokens, 8 experts, k=3": "(2, 3) 个 token，8 个专家，k=3",
     "5 tokens, 4 experts, k=4 (all of them)": "5 个 token，4 个专家，k=4（全部专家）",
     "float64, 4 tokens, 6 experts, k=2": "float64，4 个 token，6 个专家，k=2",
+    "a function fn(logits, k) returning (weights, experts)": (
+        "一个返回 (weights, experts) 的函数 fn(logits, k)"
+    ),
+    "your code calls the package's own routing (MoEFeedForward.route, or the checker's "
+    "reference top_k_routing); write the softmax, the top k and the rescaling yourself": (
+        "你的代码调用了本包自己的路由（MoEFeedForward.route，或检查器的参考实现 top_k_routing）；请自己写出 softmax、取前 k 个和重新缩放"
+    ),
+    "exp of a large logit overflows (softmax subtracts the maximum first), and dividing by "
+    "a sum of weights that is 0 gives 0/0": (
+        "对很大的 logit 取 exp 会溢出（softmax 会先减去最大值），而除以和为 0 的权重会得到 0/0"
+    ),
     "{case}: your function returned a {kind}; expected a pair (weights, experts)": (
         "{case}：你的函数返回了一个 {kind}；应当返回一对 (weights, experts)"
     ),
