@@ -11,6 +11,8 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 import minimind_lab as ml
+from minimind_lab.i18n import language
+from minimind_lab.i18n.table import display_width
 from minimind_lab.lessons import l01
 from minimind_lab.widgets import WIDGET_REGISTRY
 from minimind_lab.widgets.base import figure_to_png
@@ -116,6 +118,29 @@ def test_parameter_split_matches_the_built_block() -> None:
     assert split.total == ml.count_parameters(ml.Block(config))
     with pytest.raises(ValueError, match="MiniMindConfig"):
         l01.block_parameter_split({"hidden_size": 64})
+
+
+def test_parameter_split_table_lines_up_in_both_languages() -> None:
+    split = l01.block_parameter_split(ml.minimind2_config("MiniMind2"))
+    mha = l01.block_parameter_split(ml.minimind2_config("MiniMind2"), full_multi_head=True)
+    splits = {
+        ("MiniMind2", "MiniMind2", "GQA 8q/2kv"): split,
+        ("h = 768", "minimind-3", "完整 MHA"): mha,
+    }
+    english = l01.parameter_split_table(splits).splitlines()
+    header = "model version attention h m attn params MLP params MLP share"
+    row = f"MiniMind2 MiniMind2 GQA 8q/2kv 768 2048 1,474,560 4,718,592 {split.mlp_share:.3f}"
+    assert english[0].split() == header.split() and english[1].split() == row.split()
+    with language("zh"):
+        chinese = l01.parameter_split_table(splits).splitlines()
+    assert chinese[0].split()[:3] == ["模型", "版本", "注意力"]
+    assert chinese[1].split() == english[1].split()
+    for lines in (english, chinese):  # padded by display width: a CJK character is two columns
+        widths = {display_width(line) for line in lines}
+        assert len(widths) == 1, lines  # the last column is right-aligned: every line ends there
+        # after a CJK label the next columns still start at one display column
+        starts = {display_width(line[: line.index("2048")]) for line in lines[1:]}
+        assert len(starts) == 1, lines
 
 
 def _assert_labeled(fig: Figure) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from PIL import Image
 from torch import nn
 
 import minimind_lab as ml
+from minimind_lab.i18n import set_language
 from minimind_lab.lessons import l02
 from minimind_lab.plots.style import new_figure
 from minimind_lab.widgets import WIDGET_REGISTRY
@@ -163,7 +165,7 @@ def test_collapse_widget_switches_activation_without_training() -> None:
     linear = l02.train_stacks(activations=("none",), depth=0)["none", l02.SETUP.seed].accuracy
     assert "<b>no activation</b>: the grid is folded over at 0%" in plot.text.value
     assert f"training accuracy {linear:.3f}" in plot.text.value
-    assert f"linear classifier reaches {linear:.3f}" in plot.text.value
+    assert f"linear classifier reaches training accuracy {linear:.3f}" in plot.text.value
     plot.controls["activation"].value = "gelu"
     assert "folded over at 38% of its points and flattened at 0%" in plot.text.value
     assert ml.fit_call_count() == fits_before
@@ -230,6 +232,63 @@ def test_relu_flattens_gelu_and_silu_fold() -> None:
         scale = l02.area_scale(l02.warp_network(act), lines)
         assert (scale < -tol).float().mean() > 0.2, act
         assert (scale.abs() <= tol).float().mean() < 0.01, act
+
+
+def test_area_scale_is_det_w2w1_times_the_two_slopes_so_a_fold_is_against_its_sign() -> None:
+    """Chain rule: det(W2 · diag(f'(h)) · W1) = det(W2 W1) f'(h1) f'(h2). Mirror the second
+    layer and every area scale changes sign: the folded points are then the positive ones."""
+    lines = l02.grid_lines(n_lines=7, n_points=31)
+    for act in ("relu", "gelu", "silu"):
+        net = l02.warp_network(act)
+        det = torch.linalg.det(net[-1].weight @ net[0].weight).detach()
+        with torch.no_grad():
+            slope = ml.activation_derivative(act, net[0](lines))  # (14, 31, 2)
+        scale = l02.area_scale(net, lines)
+        assert det > 0
+        assert torch.allclose(scale, det * slope[..., 0] * slope[..., 1], atol=1e-5), act
+        with torch.no_grad():
+            net[-1].weight[1].neg_()  # a mirror after the second layer: det(W2 W1) < 0
+        mirrored = l02.area_scale(net, lines)
+        assert torch.linalg.det(net[-1].weight @ net[0].weight) < 0
+        assert torch.allclose(mirrored, -scale, atol=1e-6), act
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tables_print_every_row_and_line_up_in_both_languages(lang: str) -> None:
+    set_language(lang)
+    try:
+        lines = l02.grid_lines(n_lines=3, n_points=11)
+        nets = {act: l02.warp_network(act) for act in l02.STACK_ACTIVATIONS}
+        scales = {act: l02.area_scale(net, lines) for act, net in nets.items()}
+        bends = {act: l02.line_bend(l02.warp_grid(lines, net)) for act, net in nets.items()}
+        shares = dict.fromkeys(nets, 0.25)
+        warp = l02.warp_table(bends, scales, shares, shares).splitlines()
+        assert len(warp) == 1 + len(nets) and len({_display_width(line) for line in warp}) == 1
+        assert warp[1].startswith("none") and "/ 6" in warp[1] and "25%" in warp[1]
+        assert ("largest bend" in warp[0]) == (lang == "en") and ("到" in warp[1]) == (lang == "zh")
+
+        runs = {
+            (name, seed): l02.StackResult("none", nn.Linear(2, 2), [0.7, 0.61234], 0.6425)
+            for name in ("single layer", "relu")
+            for seed in (0, 1)
+        }
+        runs["relu", 1] = l02.StackResult("relu", nn.Linear(2, 2), [0.7, 0.0004], 1.0)
+        table = l02.results_table(
+            runs, ["single layer", "relu"], (0, 1), {0: 0.685, 1: 0.7}, {0: 0.6, 1: 0.5}
+        ).splitlines()
+        assert len(table) == 2 + 2 + 2
+        assert len({_display_width(line) for line in table[1:4]}) == 1  # header and model rows
+        assert "0.612" in table[2] and "<0.001" in table[3] and "100.0%" in table[3]
+        assert "68.5%" in table[4] and table[5].rstrip().endswith("0.500")
+        assert ("single layer" in table[2]) == (lang == "en") and ("单层" in table[2]) == (
+            lang == "zh"
+        )
+    finally:
+        set_language("en")
 
 
 def test_area_scale_rejects_bad_shapes() -> None:

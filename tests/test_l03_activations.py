@@ -12,6 +12,8 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 import minimind_lab as ml
+from minimind_lab.i18n import language
+from minimind_lab.i18n.table import display_width
 from minimind_lab.lessons import l03
 from minimind_lab.widgets import WIDGET_REGISTRY
 from minimind_lab.widgets.base import figure_to_png
@@ -241,6 +243,96 @@ def test_depth_sweep_validation_and_underflow() -> None:
         ["sigmoid"], depths=(1, 64), gain=0.1, seeds=1, dtype=torch.float64
     )
     assert 0.02 < deep.decay_per_layer("sigmoid") < 0.03
+
+
+def test_weighted_slope_is_the_slope_the_backward_signal_meets() -> None:
+    # Rebuild seed 0's depth-3 GELU stack by hand and take the backward signal layer by layer.
+    sweep = l03.gradient_norm_vs_depth(["gelu"], depths=(1, 3), seeds=1)
+    width, batch, gain = 64, 128, math.sqrt(2)
+    gen = torch.Generator().manual_seed(0)
+    h = torch.randn(batch, width, generator=gen).double()
+    cotangent = torch.randn(batch, width, generator=gen).double()
+    weights = [torch.randn(width, width, generator=gen).double() * gain / 8 for _ in range(3)]
+    zs = []
+    for w in weights:
+        zs.append(h @ w.T)
+        h = torch.nn.functional.gelu(zs[-1])
+    g, weighted, plain = cotangent / batch, [], []
+    for z, w in zip(reversed(zs), reversed(weights), strict=True):
+        slope = ml.activation_derivative("gelu", z)
+        weighted.append(float((g**2 * slope**2).sum() / (g**2).sum()))
+        plain.append(float((slope**2).mean()))
+        g = (g * slope) @ w  # the signal at the layer below's output
+    assert sweep.weighted_slope_sq_per_seed["gelu"][0] == pytest.approx(weighted[::-1], rel=1e-4)
+    assert sweep.slope_sq_per_seed["gelu"][0] == pytest.approx(plain[::-1], rel=1e-4)
+    assert weighted != pytest.approx(plain, rel=1e-3)  # the weighting changes the mean
+    # The rule reads the geometric mean over layers 2..3, plain or weighted.
+    for values, flag in ((plain, False), (weighted, True)):
+        mean = math.sqrt(values[0] * values[1])  # layers 3 and 2
+        assert sweep.mean_slope_sq("gelu", 0, weighted=flag) == pytest.approx(mean, rel=1e-4)
+        rule = sweep.rule_of_thumb("gelu", 0, weighted=flag)
+        assert rule == pytest.approx(gain * math.sqrt(mean), rel=1e-4)
+
+
+def test_the_weighted_rule_gives_the_factor_where_the_plain_one_errs() -> None:
+    # Lesson 03's finding at its own sizes: GELU's plain rule errs low by more than 10 % in one
+    # seed; weighting each slope by the gradient that meets it brings every seed within 5 %.
+    sweep = l03.gradient_norm_vs_depth(["gelu", "relu"])
+    for seed in sweep.seeds:
+        for name in ("gelu", "relu"):
+            weighted = sweep.rule_of_thumb(name, seed, weighted=True)
+            assert sweep.decay_per_layer(name, seed) == pytest.approx(weighted, rel=0.05)
+    plain = [sweep.decay_per_layer("gelu", s) / sweep.rule_of_thumb("gelu", s) for s in (0, 1, 2)]
+    assert max(plain) > 1.1
+
+
+def test_mean_slope_is_refused_where_the_rule_does_not_apply() -> None:
+    prenorm = l03.gradient_norm_vs_depth(["relu"], depths=(1, 3), seeds=1, block="prenorm")
+    with pytest.raises(ValueError, match="plain stacks"):
+        prenorm.mean_slope_sq("relu", weighted=True)
+    # A signal that underflowed to 0 leaves no weighted mean: refused, not turned into a number.
+    sweep = l03.DepthSweep(
+        (1, 2),
+        {"a": (1.0, 0.5)},
+        width=4,
+        gain=1.0,
+        slope_sq={"a": (0.5, 0.5)},
+        weighted_slope_sq={"a": (0.5, math.nan)},
+    )
+    assert sweep.rule_of_thumb("a") == pytest.approx(math.sqrt(0.5))
+    with pytest.raises(ValueError, match="not positive and finite"):
+        sweep.rule_of_thumb("a", weighted=True)
+
+
+def test_tables_show_the_sweep_and_line_up_in_both_languages() -> None:
+    assert l03.seed_range([1.234, 0.5, 0.98]) == "0.50–1.23"
+    assert l03.seed_range([3e-16, 2.6e-16], ".0e") == "3e-16–3e-16"
+    with pytest.raises(ValueError, match="at least one"):
+        l03.seed_range([])
+    plain = l03.gradient_norm_vs_depth(["relu", "sigmoid"], depths=(1, 4), seeds=2)
+    prenorm = l03.gradient_norm_vs_depth(
+        ["relu", "sigmoid"], depths=(1, 4), seeds=2, block="prenorm"
+    )
+    factor = plain.decay_per_layer("sigmoid", 0), plain.decay_per_layer("sigmoid", 1)
+    for lang, head in (("en", "per layer"), ("zh", "每层")):
+        with language(lang):
+            tables = [
+                l03.depth_table(plain),
+                l03.rule_table(plain),
+                l03.slope_by_layer_table(plain, ["relu"], layers=(1, 4)),
+                l03.block_table({"plain": plain, "prenorm": prenorm}),
+            ]
+        assert head in tables[0] and head in tables[3]
+        for table in tables:
+            assert len({display_width(line) for line in table.splitlines()}) == 1, table
+    depth = tables[0].splitlines()
+    assert len(depth) == 3 and depth[2].startswith("sigmoid")
+    assert "×" + l03.seed_range(factor) in depth[2]
+    assert len(tables[2].splitlines()) == 3  # the layers, then plain and weighted for ReLU
+    with pytest.raises(ValueError, match="layers must be in 1..4"):
+        l03.slope_by_layer_table(plain, ["relu"], layers=(5,))
+    with pytest.raises(ValueError, match="at least one sweep"):
+        l03.block_table({})
 
 
 def test_plots_return_labeled_figures() -> None:

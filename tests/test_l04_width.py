@@ -4,6 +4,7 @@ control, sparsity, plots and the widget."""
 from __future__ import annotations
 
 import io
+import unicodedata
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 import minimind_lab as ml
+from minimind_lab.i18n import language
 from minimind_lab.lessons import l04
 from minimind_lab.plots.style import PALETTE, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
@@ -210,6 +212,121 @@ def test_equal_parameter_control_holds_equal_weights() -> None:
     assert control.linear.act == "identity"
     with pytest.raises(ValueError, match="equal parameters"):
         l04.equal_parameter_control(["relu"], deep_width=12, **QUICK)
+
+
+def _runs(act: str, finals: tuple[float, ...], lr: float = 0.01) -> l04.WidthRuns:
+    """Synthetic runs: one seed per final loss, each with a one-step loss curve."""
+    fit = l04.fit_width("relu", 1.0, **QUICK).fits[0]
+    return l04.WidthRuns(
+        tuple(
+            l04.WidthFit(act, (8, 8, 8), s, 128, (v,), fit.prediction, fit.model, lr)
+            for s, v in enumerate(finals)
+        )
+    )
+
+
+def test_runs_know_their_learning_rate_and_best_rate_picks_the_lowest_median() -> None:
+    assert l04.fit_width("relu", 1.0, lr=0.03, **QUICK).lr == 0.03
+    slow, fast = _runs("relu", (0.3, 0.2, 0.4)), _runs("relu", (0.1, 0.5, 0.05), 0.03)
+    wild = _runs("relu", (0.01, 0.9, 0.8), 0.1)  # the lowest single seed, not the lowest median
+    assert l04.best_rate([slow, fast, wild]) is fast and fast.lr == 0.03
+    with pytest.raises(ValueError, match="one setting"):
+        l04.best_rate([slow, _runs("gelu", (0.1, 0.1, 0.1))])
+    with pytest.raises(ValueError, match="at least one"):
+        l04.best_rate([])
+    with pytest.raises(ValueError, match="share"):  # one WidthRuns, one learning rate
+        l04.WidthRuns((slow.fits[0], fast.fits[1]))
+
+
+def test_rate_scan_reads_each_activation_at_its_own_best_rate() -> None:
+    calls = ml.fit_call_count()
+    scan = l04.rate_scan((0.01, 0.1), ["relu", "sigmoid"], [0.5, 2.0], **QUICK)
+    assert scan.lrs == (0.01, 0.1) and ml.fit_call_count() <= calls + 4  # one fit per width, rate
+    best = scan.at_best()
+    for act in ("relu", "sigmoid"):
+        for i, runs in enumerate(best[act]):
+            candidates = [scan.sweeps[lr][act][i] for lr in scan.lrs]
+            assert runs.median_loss == min(r.median_loss for r in candidates)
+            assert runs.lr in scan.lrs and runs.widths == candidates[0].widths
+    # 30 steps at 0.01 barely move a sigmoid FFN: its best rate is the higher one.
+    assert {runs.lr for runs in best["sigmoid"]} == {0.1}
+    with pytest.raises(ValueError, match="distinct"):
+        l04.rate_scan((0.01, 0.01))
+    with pytest.raises(ValueError, match="lr must be"):
+        l04.rate_scan((0.01, -1.0))
+    with pytest.raises(ValueError, match="as lrs"):
+        l04.rate_scan(lr=0.01)
+
+
+def test_best_rate_control_keeps_equal_weights_at_each_shapes_best_rate() -> None:
+    control = l04.best_rate_control((0.01, 0.1), activations=["relu", "tanh"], **QUICK)
+    assert control.parameters == 1024 and set(control.wide) == set(control.deep) == {"relu", "tanh"}
+    at = {lr: l04.equal_parameter_control(["relu", "tanh"], lr=lr, **QUICK) for lr in (0.01, 0.1)}
+    for act in ("relu", "tanh"):
+        deep = [c.deep[act] for c in at.values()]
+        assert control.deep[act].median_loss == min(r.median_loss for r in deep)
+        assert {ml.count_parameters(f.model) for f in control.deep[act].fits} == {1024}
+    assert control.linear.median_loss == min(c.linear.median_loss for c in at.values())
+    with pytest.raises(ValueError, match="as lrs"):
+        l04.best_rate_control(lr=0.01)
+
+
+def test_ranking_orders_activations_by_median_at_each_width() -> None:
+    sweep = {
+        "relu": [_runs("relu", (0.3, 0.2, 0.4)), _runs("relu", (0.01,) * 3)],
+        "tanh": [_runs("tanh", (0.1,) * 3), _runs("tanh", (0.02,) * 3)],
+    }
+    order = l04.ranking(sweep)
+    assert [[act for act, _ in per] for per in order] == [["tanh", "relu"], ["relu", "tanh"]]
+    assert order[0][0][1] == pytest.approx(0.1) and order[0][1][1] == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="same widths"):
+        l04.ranking({"relu": sweep["relu"], "tanh": sweep["tanh"][:1]})
+
+
+def test_the_printed_tables_hold_the_numbers_and_line_up_in_chinese() -> None:
+    sweep = l04.width_sweep(["relu", "sigmoid"], [0.5, 8.0], **QUICK)
+    text = l04.sweep_table(sweep, show_rates=True)
+    lines = text.splitlines()
+    assert lines[0].split() == ["median", "MSE", "m/h", "=", "½", "m/h", "=", "8", "½", "→", "8"]
+    relu = sweep["relu"]
+    fall = relu[0].median_loss / relu[-1].median_loss
+    assert lines[1].split() == [
+        "ReLU",
+        l04.loss_label(relu[0].median_loss),
+        l04.loss_label(relu[-1].median_loss),
+        f"÷{float(f'{fall:.2g}'):g}",
+    ]
+    assert lines[2].split() == ["at", "lr", "0.01", "0.01"] and lines[-2].startswith("lowest")
+    assert "never" in l04.steps_table(sweep, 1e-9)
+    table = l04.runs_table({"ReLU, m/h = 8": relu[-1]}, 1e-9, title="3 seeds")
+    assert table.splitlines()[1].split()[-1] == "never" and "–" in table
+    control = l04.equal_parameter_control(["relu"], **QUICK)
+    assert l04.control_table(control).splitlines()[0].split()[-3:] == ["deep", "/", "wide"]
+    assert "linear (none)" in l04.control_table(control, show_rates=True)
+    task = l04.make_width_task()
+    stats = {
+        act: [
+            l04.hidden_sparsity(l04.hidden_activations(f.model, task.inputs)) for f in runs[0].fits
+        ]
+        for act, runs in sweep.items()
+    }
+    assert l04.sparsity_table(stats).splitlines()[0].startswith("3 seeds")
+    with pytest.raises(ValueError, match="at least one"):
+        l04.sparsity_table({})
+    with language("zh"):
+        assert l04.sweep_table(sweep).splitlines()[0].startswith("MSE 中位数")
+
+
+def test_text_table_pads_by_display_width() -> None:
+    def columns(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    table = l04.text_table(["名称", "x"], [["ab", 1], ["中文字", "22"], ["c", "333"]])
+    lines = table.splitlines()
+    assert len({columns(line) for line in lines}) == 1  # every row ends in the same column
+    assert lines[2].startswith("中文字") and lines[3].endswith("333")
+    with pytest.raises(ValueError, match="one entry per column"):
+        l04.text_table(["a", "b"], [["1"]])
 
 
 def test_hidden_activations_and_sparsity() -> None:

@@ -41,6 +41,56 @@ def test_scaling_ratio_reads_the_degree() -> None:
         l05.scaling_ratio(relu, x)
 
 
+def test_mirror_gap_is_zero_for_a_quadratic_form_only() -> None:
+    with ml.seeded(0):
+        x = torch.randn(64, 4)
+        bilinear = ml.GatedFFN(4, 16, act="identity")
+        with_linear_part = ml.GatedFFN(4, 16, act="identity", bias=True)
+        reglu = ml.GatedFFN(4, 16, act="relu")
+        relu = ml.PlainFFN(4, 16, act="relu")
+    assert l05.mirror_gap(bilinear, x) < 1e-6  # a quadratic form: f(−x) = f(x)
+    assert l05.mirror_gap(with_linear_part, x) > 0.1  # quadratic, but not a form
+    assert l05.mirror_gap(reglu, x) > 0.5
+    with torch.no_grad():
+        by_hand = ((relu(-x) - relu(x)).norm() / relu(x).norm()).item()
+    assert l05.mirror_gap(relu, x) == pytest.approx(by_hand, rel=1e-5)
+    with torch.no_grad():
+        relu.down_proj.weight.zero_()
+    with pytest.raises(ValueError, match="undefined"):
+        l05.mirror_gap(relu, x)
+
+
+def test_race_zero_loss_is_the_loss_of_predicting_zero() -> None:
+    race = l05.equal_budget_experiment(
+        seeds=(0,), steps=1, n_train=16, n_test=8, contenders=SMALL_RACE, target=lambda x: x + 3
+    )
+    x_train, _ = l05.race_inputs(n_train=16, n_test=8)
+    y = x_train + 3  # mean 3: far from its variance
+    zero = torch.nn.functional.mse_loss(torch.zeros_like(y), y).item()
+    assert race.zero_loss == pytest.approx(zero)
+    assert race.zero_loss > 2 * y.var().item()
+
+
+def test_table_lines_up_by_display_width() -> None:
+    text = l05.table(("name", "a", "b"), {"x": ["1", "22"], "门控": ["333", "4"]})
+    lines = text.splitlines()
+    assert lines == ["name    a   b", "x       1  22", "门控  333   4"]
+    widths = {sum(2 if "\u4e00" <= c <= "\u9fff" else 1 for c in line) for line in lines}
+    assert widths == {13}
+    assert l05.table(("k", "v"), {"a": ["xyz"]}, align="<<") == "k  v\na  xyz"
+    with pytest.raises(ValueError, match="cells"):
+        l05.table(("name", "a"), {"x": ["1", "2"]})
+    with pytest.raises(ValueError, match="align"):
+        l05.table(("name", "a"), {"x": ["1"]}, align="<^")
+
+
+def test_loss_and_percentage_point_texts() -> None:
+    assert l05.loss_text(0.0123) == "0.012"
+    assert l05.loss_text(1e-7) == "< 1e-6"
+    assert l05.loss_text(1e-6) == "1e-06"
+    assert l05.percentage_points([0.12, 0.1, -0.034]) == "+12, +10, -3"
+
+
 def test_gate_activations_are_act_of_gate_proj() -> None:
     torch.manual_seed(0)
     ffn = ml.GatedFFN(6, 16, act="silu")
@@ -131,7 +181,7 @@ def test_race_results_on_the_product_task(race: l05.BudgetResult) -> None:
     assert race.mean("Bilinear") < 1e-4
     assert race.median("SwiGLU") < race.median("Plain SiLU")
     for name in race.names:
-        assert race.final_loss[name][0] < race.target_variance  # everyone learned something
+        assert race.final_loss[name][0] < race.zero_loss  # everyone learned something
         assert race.spread(name) >= 0
     with pytest.raises(ValueError, match="unknown contender"):
         race.mean("Plain Tanh")

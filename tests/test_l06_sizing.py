@@ -17,6 +17,8 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 import minimind_lab as ml
+from minimind_lab.i18n import language
+from minimind_lab.i18n.table import display_width
 from minimind_lab.lessons import l06
 from minimind_lab.widgets import WIDGET_REGISTRY
 from minimind_lab.widgets.base import figure_to_png
@@ -87,6 +89,43 @@ def test_notebook_table_matches_the_package_data() -> None:
                 if len(fields) == 5 and fields[1].isdigit():
                     rows[fields[0]] = (int(fields[1]), int(fields[3]))
     assert rows == {row.name: (row.hidden, row.published_width) for row in l06.PUBLISHED_WIDTHS}
+
+
+def test_block_weights_count_attention_and_ffn_on_modules() -> None:
+    h = 4096
+    mha, gqa = l06.block_weights(h, 32, 32, 10922), l06.block_weights(h, 32, 8, 10922)
+    assert mha.attention == 4 * h * h  # W_q, W_k, W_v, W_o all h × h
+    assert gqa.attention == 2 * h * h + 2 * h * (8 * h // 32)  # W_k, W_v shrink with 8 kv heads
+    assert gqa.ffn == mha.ffn == 3 * h * 10922 and gqa.total == gqa.attention + gqa.ffn
+    # lesson 01's split: MiniMind2's 8 query heads share 2 key/value heads, attention 2.5h²
+    assert l06.block_weights(512, 8, 2, 1408).attention == 2.5 * 512**2
+    with pytest.raises(ValueError, match="num_kv_heads"):
+        l06.block_weights(64, 8, 3, 128)
+    with pytest.raises(ValueError, match="ffn_width"):
+        l06.block_weights(64, 8, 2, 0)
+
+
+def test_tables_line_up_in_both_languages() -> None:
+    rounding = l06.rounding_table((512, 768)).splitlines()
+    header = ["h", "exact", "unrounded", "rounded", "+units", "+weights", "overhead"]
+    assert rounding[0].split() == header
+    assert rounding[1].split() == ["512", "1365.33", "1365", "1408", "43", "66,048", "3.15%"]
+    published = l06.published_table().splitlines()
+    assert len(published) == 1 + len(l06.PUBLISHED_WIDTHS)
+    llama3_70b = ["8192", "4096", "1.3", "8/3", "28672", "28672", "3.500", "1.3125"]
+    assert published[-1].split()[3:] == llama3_70b
+    comparison = l06.comparison_table(ml.version_comparison(768))
+    assert "only if k > 1" in comparison and "if_top_k_gt_1" not in comparison
+    blocks = {"GQA": l06.block_weights(4096, 32, 8, 14336)}
+    row = ["GQA", "8/32", "14336", "2.50", "10.50", "13.00"]
+    assert l06.block_weights_table(blocks).splitlines()[1].split() == row
+    tables = [rounding, published, comparison.splitlines()]
+    with language("zh"):
+        zh = l06.rounding_table((512,)).splitlines()
+        assert zh[0].split()[1:3] == ["精确值", "取整前"]
+        tables += [zh, l06.comparison_table(ml.version_comparison(768)).splitlines()]
+    for table in tables:  # right-aligned last column: every line ends in the same display column
+        assert len({display_width(line) for line in table}) == 1, table
 
 
 def test_minimind3_rule_written_as_in_minimind() -> None:
@@ -167,7 +206,7 @@ def test_timing_verdict_names_an_effect_only_when_every_run_shows_it() -> None:
     for runs in ([same, same], [faster, same], [faster, slower]):
         assert "no measurable effect" in l06.timing_verdict(runs, 1408, 1365)
     verdict = l06.timing_verdict([faster, same], 1408, 1365, tolerance=0.1)
-    assert verdict.startswith("on cpu, 2 runs: ") and "10%" in verdict
+    assert verdict.startswith("on CPU, 2 runs: ") and "10%" in verdict
     assert re.findall(r"\d+", verdict) == ["2", "10", "1408", "1365"]  # no timing in it
     with pytest.raises(ValueError, match="runs is empty"):
         l06.timing_verdict([], 1408, 1365)

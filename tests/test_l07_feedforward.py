@@ -200,3 +200,26 @@ def test_widget_module_is_the_seeded_module_for_every_activation() -> None:
         out = module(x).detach()
         _, html = l07.draw_feedforward(128, act)
         assert f"output mean {float(out.mean()):.3f}, std {float(out.std()):.3f}" in html
+
+
+def test_text_table_lines_up_columns_in_either_language() -> None:
+    table = l07.text_table(["model", "h"], [["MiniMind2-Small", 512], ["MiniMind2", 768]])
+    assert table.splitlines() == [
+        "model              h",
+        "MiniMind2-Small  512",
+        "MiniMind2        768",
+    ]
+    chinese = l07.text_table(["模型", "宽度 m"], [["小", 1408], ["MiniMind2", 2048]]).splitlines()
+    assert chinese == ["模型       宽度 m", "小           1408", "MiniMind2    2048"]
+    assert len({len(line.encode("gbk")) for line in chinese}) == 1  # CJK: two columns each
+    left = l07.text_table(["name", "what"], [["a", "x"], ["bb", "long text"]], align="<<")
+    assert left.splitlines()[1] == "a     x"  # left-aligned, trailing spaces dropped
+
+
+def test_text_table_refuses_ragged_rows_and_bad_alignment() -> None:
+    with pytest.raises(ValueError, match="row 1 has 1 entries; expected 2"):
+        l07.text_table(["a", "b"], [[1, 2], [3]])
+    with pytest.raises(ValueError, match="align must be 2 characters"):
+        l07.text_table(["a", "b"], [[1, 2]], align="<^")
+    with pytest.raises(ValueError, match="header is empty"):
+        l07.text_table([], [])

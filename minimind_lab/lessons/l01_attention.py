@@ -5,18 +5,24 @@ splits into ``T × T`` blocks ``∂y_i/∂x_j``, each ``hidden × hidden``; the 
 says how strongly output position ``i`` depends on input position ``j``. Attention fills the lower
 triangle (causal mixing between positions); the MLP fills only the diagonal (work within one
 position).
+
+``parameter_split_table`` prints the parameter split as a table; ``text_table`` (the course's one
+table helper, ``minimind_lab.i18n.table``) lays out the lesson's other small tables, padded by
+display width so the columns line up in Chinese too.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import torch
 from torch import Tensor, nn
 
 from ..attention import Block, RopeTables, rope_tables
+from ..i18n import tr
+from ..i18n.table import text_table
 from ..minimind import MiniMindConfig
 from ..runtime import seeded
 from ..sizing import count_parameters
@@ -30,8 +36,10 @@ __all__ = [
     "block_rope_tables",
     "finite_difference_blocks",
     "jacobian_blocks",
+    "parameter_split_table",
     "per_position_outputs",
     "sublayer_branches",
+    "text_table",
     "tiny_block_and_sequence",
     "token_perturbation_response",
 ]
@@ -152,8 +160,9 @@ def jacobian_blocks(module: SequenceMap, x: Tensor) -> Tensor:
     """The ``(T, T)`` matrix of block norms ``‖∂y_i/∂x_j‖_F`` of ``y = module(x)``.
 
     ``x``: one sequence, ``(T, H)`` or ``(1, T, H)``; ``module`` maps ``(1, T, H)`` →
-    ``(1, T, H_out)``. Row ``i`` is an output position, column ``j`` an input position. Exact
-    autograd derivatives, so a block that does not depend on its input is exactly zero.
+    ``(1, T, H_out)``. Row ``i`` is an output position, column ``j`` an input position.
+    Autograd's derivatives, right to float rounding; a block with no path from ``x_j`` to ``y_i``
+    (or only paths through a weight of exactly 0) is exactly zero.
     """
     seq = _as_sequence(x).detach()
     t = seq.shape[1]
@@ -282,3 +291,20 @@ def block_parameter_split(
         mlp=count_parameters(block.mlp),
         norms=norms,
     )
+
+
+def parameter_split_table(splits: Mapping[tuple[str, str, str], BlockParameterSplit]) -> str:
+    """A monospace table of parameter splits, one line per block, headed in the current language.
+
+    ``splits``: ``(model, version, attention kind) → BlockParameterSplit``, e.g.
+    ``("MiniMind2", "MiniMind2", "GQA 8q/2kv")``. Columns: model, version, attention kind, hidden
+    size ``h``, MLP width ``m``, attention and MLP parameters, the MLP's share of the block; padded
+    by display width (``text_table``), so Chinese labels line up too.
+    """
+    header = [tr("model"), tr("version"), tr("attention"), "h", "m"]
+    header += [tr("attn params"), tr("MLP params"), tr("MLP share")]
+    rows = []
+    for (model, version, kind), s in splits.items():
+        counts = (f"{s.attention:,}", f"{s.mlp:,}", f"{s.mlp_share:.3f}")
+        rows.append((model, version, kind, s.hidden_size, s.intermediate_size, *counts))
+    return text_table(header, rows, align="<<<>>>>>")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -27,7 +27,10 @@ from torch import Tensor, nn
 from .._checks import check_positive_int
 from .._threads import one_thread
 from ..activations import get_activation
+from ..i18n import tr
+from ..i18n.table import pad
 from ..runtime import seeded
+from ..sizing import count_parameters
 from ..train import fit
 from ._copies import (
     check_member,
@@ -61,10 +64,12 @@ __all__ = [
     "make_stack",
     "one_thread",
     "own_gradients",
+    "results_table",
     "train_stack",
     "train_stacks",
     "warp_grid",
     "warp_network",
+    "warp_table",
 ]
 
 
@@ -155,7 +160,8 @@ def grid_lines(extent: float = 2.0, n_lines: int = 11, n_points: int = 101) -> T
 
 
 #: The fixed 2 → 2 → 2 network of the grid pictures: layer 1 shears, rotates by 30° and shifts;
-#: layer 2 mixes the two coordinates. Chosen by hand so every panel stays readable.
+#: layer 2 mixes the two coordinates. Chosen by hand so every panel stays readable. Both keep
+#: orientation (``det(W1) = 1``, ``det(W2) = 1.35``), so a fold shows as a negative area scale.
 WARP_WEIGHTS: dict[str, tuple[tuple[float, ...], ...]] = {
     "weight1": (
         (math.cos(math.pi / 6), 0.6 * math.cos(math.pi / 6) - math.sin(math.pi / 6)),
@@ -208,7 +214,9 @@ def line_bend(lines: Tensor) -> Tensor:
 
 
 #: ``|area_scale|`` at or below this counts as flattened (0 in exact arithmetic: ReLU's Jacobian
-#: loses rank where a hidden coordinate is negative); below ``-FLAT_TOLERANCE`` as folded.
+#: loses rank where a hidden coordinate is negative); beyond it on the side opposite to the sign
+#: of the linear layers' own ``det(W2·W1)`` as folded (below ``-FLAT_TOLERANCE`` for
+#: ``warp_network``, whose linear layers keep orientation: ``det(W2·W1) = 1.35``).
 FLAT_TOLERANCE = 1e-6
 
 
@@ -216,10 +224,13 @@ def area_scale(network: nn.Module, points: Tensor) -> Tensor:
     """The signed local area scale of a 2-D → 2-D map at each point: ``(..., 2)`` → ``(...)``.
 
     ``det(∂network/∂p)``: how much a tiny square at ``p`` grows (``|det| > 1``) or shrinks, and
-    whether it keeps its orientation (``det > 0``) or comes out mirrored (``det < 0``: the map
-    turns the plane over there, a fold). ``0`` means flattened onto a line or a point. A linear
-    map has the same value everywhere. Exact derivatives (autograd), in ``points``' dtype.
-    ``network`` must act on each point on its own (as an MLP does): ``(N, 2)`` → ``(N, 2)``.
+    whether it keeps its orientation (``det > 0``) or comes out mirrored (``det < 0``). ``0``
+    means flattened onto a line or a point. A linear map has the same value everywhere, the
+    determinant of its matrix; for ``Linear → f → Linear`` the chain rule gives
+    ``det(W2·W1) · f′(h₁) · f′(h₂)``, so the map is folded (turned over against what its linear
+    layers alone do) where the sign differs from ``det(W2·W1)``'s. Exact derivatives (autograd),
+    in ``points``' dtype. ``network`` must act on each point on its own (as an MLP does):
+    ``(N, 2)`` → ``(N, 2)``.
     """
     if points.dim() < 1 or points.shape[-1] != 2:
         raise ValueError(f"points must have shape (..., 2), got {tuple(points.shape)}")
@@ -608,6 +619,95 @@ def decision_regions(
     with torch.no_grad():
         prob = model(points).softmax(dim=-1)[:, 1].reshape(resolution, resolution)
     return DecisionRegions(xs=axis, ys=axis, prob=prob)
+
+
+# ---- tables, as the lesson prints them ---------------------------------------------------------
+
+
+def warp_table(
+    bends: Mapping[str, Tensor],
+    scales: Mapping[str, Tensor],
+    folded: Mapping[str, float],
+    flattened: Mapping[str, float],
+    bent_above: float = 0.01,
+) -> str:
+    """What each network did to the grid, one line per activation, headed in the current language.
+
+    ``bends``: activation → ``(L,)`` line bends (``line_bend``); ``scales``: activation →
+    ``(L, P)`` area scales (``area_scale``); ``folded``, ``flattened``: activation → share of the
+    grid's points in ``[0, 1]``. Columns: the largest bend, how many of the ``L`` lines bend more
+    than ``bent_above``, the range of the area scale, the folded and flattened shares.
+    """
+    header = (
+        pad("", 5)
+        + pad(tr("largest bend"), 13, ">")
+        + pad(tr("lines bent"), 14, ">")
+        + pad(tr("area scale"), 16, ">")
+        + pad(tr("folded"), 8, ">")
+        + pad(tr("flat"), 7, ">")
+    )
+    lines = [header]
+    for act, bend in bends.items():
+        lo, hi = scales[act].min().item(), scales[act].max().item()
+        bent = pad(f"{int((bend > bent_above).sum())} / {len(bend)}", 14, ">")
+        lines.append(
+            f"{act:<5}{bend.max().item():>13.2f}{bent}"
+            + tr("{lo:>8.2f} to {hi:<5.2f}", lo=lo, hi=hi)
+            + f"{folded[act]:>7.0%}{flattened[act]:>7.0%}"
+        )
+    return "\n".join(lines)
+
+
+def _loss_text(value: float) -> str:
+    """A final loss to 3 decimals (the 4th digit of a trained loss moves between CPUs)."""
+    return f"{value:>8.3f}" if value >= 0.001 else f"{'<0.001':>8}"
+
+
+def results_table(
+    runs: Mapping[tuple[str, int], StackResult],
+    names: Sequence[str],
+    seeds: Sequence[int],
+    best: Mapping[int, float],
+    floor: Mapping[int, float],
+) -> str:
+    """The experiment's table: accuracy and final loss of each model on each seed, then the best
+    straight line's accuracy and the floor (lowest linear loss) on each seed.
+
+    ``runs``: ``(name, seed) → StackResult`` for every name in ``names`` (``"single layer"`` is
+    labelled in the current language; activation names stay as they are) and seed in ``seeds``;
+    ``best``, ``floor``: seed → accuracy in ``[0, 1]``, seed → loss.
+    """
+    seed_heads = "".join(pad(tr("seed {seed}", seed=s), 8, ">") for s in seeds)
+    lines = [
+        pad("", 20)
+        + pad(tr("accuracy"), 8 * len(seeds), ">")
+        + pad("", 11)
+        + pad(tr("final loss"), 8 * len(seeds), ">"),
+        pad(tr("model"), 12)
+        + pad(tr("params"), 8, ">")
+        + seed_heads
+        + pad(tr("mean"), 8, ">")
+        + "   "
+        + seed_heads,
+    ]
+    for name in names:
+        accs = [runs[name, seed].accuracy for seed in seeds]
+        label = tr("single layer") if name == "single layer" else name
+        lines.append(
+            pad(label, 12)
+            + f"{count_parameters(runs[name, seeds[0]].model):>8,}"
+            + "".join(f"{a:>8.1%}" for a in accs)
+            + f"{sum(accs) / len(accs):>8.1%}   "
+            + "".join(_loss_text(runs[name, seed].losses[-1]) for seed in seeds)
+        )
+    lines.append(
+        pad(tr("best straight line"), 20) + "".join(f"{best[s]:>8.1%}" for s in seeds)
+    )
+    lines.append(
+        pad(tr("floor: lowest linear loss"), 28 + 8 * len(seeds) + 3)
+        + "".join(_loss_text(floor[s]) for s in seeds)
+    )
+    return "\n".join(lines)
 
 
 def _check_stack_activation(activation: str) -> str | None:

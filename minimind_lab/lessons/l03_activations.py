@@ -8,7 +8,7 @@ derivatives in ``activations.py`` are exact to ~1e-12, not to float32's 1e-6.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -18,6 +18,8 @@ from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
 from ..activations import activation_derivative, get_activation
 from ..attention import RMSNorm
+from ..i18n import tr
+from ..i18n.table import text_table
 
 __all__ = [
     "ActivationCurves",
@@ -33,11 +35,16 @@ __all__ = [
     "activation_minimum",
     "autograd_derivative",
     "block_step",
+    "block_table",
+    "depth_table",
     "derivative_max_error",
     "derivative_maximum",
     "first_layer_gradient",
     "gradient_norm_vs_depth",
     "max_abs_difference",
+    "rule_table",
+    "seed_range",
+    "slope_by_layer_table",
     "swish_beta",
     "swish_family",
     "zero_slope_points",
@@ -302,9 +309,13 @@ class DepthSweep:
 
     ``norms[name][k]``: ‖∂L/∂W₁‖ (Frobenius norm, taken in float64; geometric mean over the seeds)
     for a stack of ``depths[k]`` blocks; ``per_seed[name][s][k]``: the same for seed ``s`` alone.
-    ``slope_sq[name][l]``: the mean of f′(z)² over the pre-activations ``z`` of layer ``l + 1`` of
-    the deepest stack (averaged over the seeds); ``slope_sq_per_seed[name][s][l]``: the same for
-    seed ``s`` alone. ``block`` is one of ``STACK_BLOCKS``; ``gain``
+    ``slope_sq[name][l]``: the mean of f′(z)² over the pre-activations ``z`` ``(batch, width)``
+    of layer ``l + 1`` of the deepest stack (averaged over the seeds);
+    ``slope_sq_per_seed[name][s][l]``: the same for seed ``s`` alone. ``weighted_slope_sq`` and
+    ``weighted_slope_sq_per_seed``: the same means with each entry weighted by g², where
+    ``g = ∂L/∂(the layer's output)`` in the deepest stack: ``Σ g²·f′(z)² / Σ g²``, the slope the
+    backward signal meets (NaN where g is all zero).
+    ``block`` is one of ``STACK_BLOCKS``; ``gain``
     the init scale (weights ~ N(0, gain²/width)). Every norm must be positive and finite: a
     gradient that underflowed to exactly 0 is refused here rather than turned into a factor.
     """
@@ -317,6 +328,10 @@ class DepthSweep:
     per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
     slope_sq: dict[str, tuple[float, ...]] = field(default_factory=dict)
     slope_sq_per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    weighted_slope_sq: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    weighted_slope_sq_per_seed: dict[str, tuple[tuple[float, ...], ...]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         if self.block not in STACK_BLOCKS:
@@ -366,29 +381,46 @@ class DepthSweep:
             raise ValueError("decay_per_layer needs at least two different depths")
         return math.exp((math.log(norms[-1]) - math.log(norms[0])) / span)
 
-    def rule_of_thumb(self, name: str, seed: int | None = None) -> float:
-        """``gain·√E[f′(z)²]`` for a plain stack, with E measured layer by layer on the deepest
-        stack (geometric mean over the layers above the shallowest depth), averaged over the seeds
-        or for seed ``seed`` alone.
+    def mean_slope_sq(self, name: str, seed: int | None = None, *, weighted: bool = False) -> float:
+        """The geometric mean over layers of E[f′(z)²] in the deepest plain stack: over the layers
+        the per-layer factor spans (``depths[0] + 1`` to ``depths[-1]``), averaged over the seeds
+        or for seed ``seed`` alone. ``weighted=True`` reads the g²-weighted means
+        (``weighted_slope_sq``) instead of the plain ones.
 
-        The rule treats every layer as multiplying the backward signal's norm by the weights' gain
-        times the root-mean-square slope; it holds when slopes and signals are independent.
-        Only defined for ``block="plain"``: a residual adds the identity to every layer.
+        A geometric mean, because the layers' factors multiply: ``gain·√(this)`` is the per-layer
+        factor the rule predicts for the whole stack.
         """
         self._norms(name)
         if self.block != "plain":
             raise ValueError(f"the gain·√E[f′²] rule is for plain stacks, not block={self.block!r}")
-        if name not in self.slope_sq:
+        plain, per_seed = (
+            (self.weighted_slope_sq, self.weighted_slope_sq_per_seed)
+            if weighted
+            else (self.slope_sq, self.slope_sq_per_seed)
+        )
+        if name not in plain:
             raise ValueError(f"no slope measurements for {name!r} in this sweep")
-        slopes = self.slope_sq[name]
+        slopes = plain[name]
         if seed is not None:
-            slopes = self.slope_sq_per_seed[name][
-                self._seed_index(name, seed, self.slope_sq_per_seed)
-            ]
+            slopes = per_seed[name][self._seed_index(name, seed, per_seed)]
         layers = slopes[self.depths[0] : self.depths[-1]]
         if not layers:
             raise ValueError("rule_of_thumb needs at least two different depths")
-        return self.gain * math.exp(sum(0.5 * math.log(v) for v in layers) / len(layers))
+        if not all(math.isfinite(v) and v > 0 for v in layers):
+            raise ValueError(f"{name}: a layer's mean slope is not positive and finite: {layers}")
+        return math.exp(sum(math.log(v) for v in layers) / len(layers))
+
+    def rule_of_thumb(self, name: str, seed: int | None = None, *, weighted: bool = False) -> float:
+        """``gain·√E[f′(z)²]`` for a plain stack, with E measured layer by layer on the deepest
+        stack and combined by ``mean_slope_sq`` (geometric mean over the layers above the
+        shallowest depth), averaged over the seeds or for seed ``seed`` alone.
+
+        The rule treats every layer as multiplying the backward signal's norm by the weights' gain
+        times the root-mean-square slope; with the plain mean it holds when slopes and signals are
+        independent. ``weighted=True`` uses the g²-weighted mean, the slope the signal meets.
+        Only defined for ``block="plain"``: a residual adds the identity to every layer.
+        """
+        return self.gain * math.sqrt(self.mean_slope_sq(name, seed, weighted=weighted))
 
 
 def _check_block(block: str) -> str:
@@ -488,28 +520,37 @@ def _first_layer_grad_norms(
     seed: int,
     block: str,
     dtype: torch.dtype,
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float]]:
     """One forward pass to the deepest stack, one backward per depth.
 
-    Returns the norms (one per depth) and the mean f′(z)² of every layer of the deepest stack.
+    Returns the norms (one per depth), and the mean f′(z)² of every layer of the deepest stack,
+    plain and weighted by g² (g: the backward signal at that layer's output).
     """
     act = get_activation(name)
     norm = RMSNorm(width).to(dtype)
     inputs, cotangent, weights = _stack_draws(max(depths), width, batch, gain, seed, dtype)
     first = weights[0].clone().requires_grad_(True)
     h = inputs
-    outputs, slope_sq = {}, []
+    outputs, slopes = {}, []
     for i, w in enumerate([first, *weights[1:]], start=1):
         h, z = block_step(h, w, act, block, norm)  # (B, width)
         outputs[i] = h
-        slope_sq.append(float(activation_derivative(name, z.detach().double()).pow(2).mean()))
+        slopes.append(activation_derivative(name, z.detach().double()).pow(2))  # (B, width)
+    slope_sq = [float(s.mean()) for s in slopes]
+    deepest = (outputs[max(depths)] * cotangent).sum() / batch
+    signals = torch.autograd.grad(deepest, list(outputs.values()), retain_graph=True)
+    weighted_sq = []
+    for s, g in zip(slopes, signals, strict=True):
+        g2 = g.detach().double().pow(2)  # (B, width)
+        total = float(g2.sum())
+        weighted_sq.append(float((g2 * s).sum()) / total if total > 0 else math.nan)
     norms = []
     for depth in depths:
         loss = (outputs[depth] * cotangent).sum() / batch
         (grad,) = torch.autograd.grad(loss, first, retain_graph=True)
         # float32 squares of entries below ~1e-23 underflow, so the norm is taken in float64.
         norms.append(float(grad.double().norm()))
-    return norms, slope_sq
+    return norms, slope_sq, weighted_sq
 
 
 def gradient_norm_vs_depth(
@@ -547,6 +588,8 @@ def gradient_norm_vs_depth(
     per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
     slope_sq: dict[str, tuple[float, ...]] = {}
     slope_sq_per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
+    weighted: dict[str, tuple[float, ...]] = {}
+    weighted_per_seed: dict[str, tuple[tuple[float, ...], ...]] = {}
     with one_thread():
         for name in names:
             results = [
@@ -560,6 +603,113 @@ def gradient_norm_vs_depth(
             norms[name] = tuple(runs.log().mean(0).exp().tolist())
             slope_sq[name] = tuple(torch.tensor([r[1] for r in results]).mean(0).tolist())
             slope_sq_per_seed[name] = tuple(tuple(r[1]) for r in results)
+            weighted[name] = tuple(
+                torch.tensor([r[2] for r in results], dtype=torch.float64).mean(0).tolist()
+            )
+            weighted_per_seed[name] = tuple(tuple(r[2]) for r in results)
     return DepthSweep(
-        tuple(depths), norms, width, float(gain), block, per_seed, slope_sq, slope_sq_per_seed
+        tuple(depths),
+        norms,
+        width,
+        float(gain),
+        block,
+        per_seed,
+        slope_sq,
+        slope_sq_per_seed,
+        weighted,
+        weighted_per_seed,
     )
+
+
+# The tables the notebook prints: labels through ``tr``, columns padded by display width
+# (``i18n.table.text_table``, the one helper every lesson's tables use).
+
+
+def seed_range(values: Sequence[float], fmt: str = ".2f") -> str:
+    """``"lo–hi"``: the smallest and the largest of ``values`` (one per seed), each in ``fmt``."""
+    if not values:
+        raise ValueError("seed_range needs at least one value, got none")
+    return f"{format(min(values), fmt)}–{format(max(values), fmt)}"
+
+
+def depth_table(sweep: DepthSweep) -> str:
+    """Lesson 03's table of a plain depth sweep, one row per activation, each cell the range over
+    the seeds: the gradient norm at the shallowest and the deepest depth, the factor per layer,
+    E[f′(z)²] (``sweep.mean_slope_sq``: geometric mean over the layers) and the rule
+    ``gain·√E[f′(z)²]``."""
+    head = [
+        tr("depth {depth}", depth=sweep.depths[0]),
+        tr("depth {depth}", depth=sweep.depths[-1]),
+        tr("per layer"),
+        "E[f′(z)²]",
+        tr("rule"),
+    ]
+    rows = []
+    for name, runs in sweep.per_seed.items():
+        seeds = sweep.seeds
+        cells = [
+            seed_range([run[0] for run in runs], ".0e"),
+            seed_range([run[-1] for run in runs], ".0e"),
+            "×" + seed_range([sweep.decay_per_layer(name, s) for s in seeds]),
+            seed_range([sweep.mean_slope_sq(name, s) for s in seeds]),
+            "×" + seed_range([sweep.rule_of_thumb(name, s) for s in seeds]),
+        ]
+        rows.append([name, *cells])
+    return text_table([tr("{n} seeds", n=len(sweep.seeds)), *head], rows)
+
+
+def rule_table(sweep: DepthSweep) -> str:
+    """The rule against the measurement, one row per activation of a plain sweep, each cell the
+    range over the seeds: E[f′(z)²] plain and g²-weighted (``sweep.mean_slope_sq``), then the
+    measured factor per layer divided by the rule made from each."""
+    head = [
+        "E[f′(z)²]",
+        tr("g²-weighted"),
+        tr("measured ÷ rule"),
+        tr("÷ weighted rule"),
+    ]
+    rows = []
+    for name in sweep.per_seed:
+        seeds = sweep.seeds
+        factor = [sweep.decay_per_layer(name, s) for s in seeds]
+        plain = [sweep.rule_of_thumb(name, s) for s in seeds]
+        weighted = [sweep.rule_of_thumb(name, s, weighted=True) for s in seeds]
+        cells = [
+            seed_range([sweep.mean_slope_sq(name, s) for s in seeds]),
+            seed_range([sweep.mean_slope_sq(name, s, weighted=True) for s in seeds]),
+            seed_range([f / r for f, r in zip(factor, plain, strict=True)]),
+            seed_range([f / r for f, r in zip(factor, weighted, strict=True)]),
+        ]
+        rows.append([name, *cells])
+    return text_table([tr("{n} seeds", n=len(sweep.seeds)), *head], rows)
+
+
+def slope_by_layer_table(sweep: DepthSweep, names: Sequence[str], layers: Sequence[int]) -> str:
+    """E[f′(z)²] layer by layer in the deepest stack (mean over the seeds), plain and g²-weighted,
+    two rows per activation in ``names``, one column per layer in ``layers`` (1-based)."""
+    deepest = sweep.depths[-1]
+    if not layers or any(not 1 <= layer <= deepest for layer in layers):
+        raise ValueError(f"layers must be in 1..{deepest}, got {tuple(layers)!r}")
+    head = [str(layer) for layer in layers]
+    rows = []
+    for name in names:
+        for label, values in (
+            ("E[f′(z)²]", sweep.slope_sq[name]),
+            (tr("g²-weighted"), sweep.weighted_slope_sq[name]),
+        ):
+            rows.append([f"{name} {label}", *(f"{values[layer - 1]:.2f}" for layer in layers)])
+    return text_table([tr("layer"), *head], rows)
+
+
+def block_table(sweeps: Mapping[str, DepthSweep]) -> str:
+    """The factor per layer of each activation (rows) in each kind of stack (columns, the keys of
+    ``sweeps``), as the range over the seeds."""
+    if not sweeps:
+        raise ValueError("block_table needs at least one sweep, got none")
+    first = next(iter(sweeps.values()))
+    head = [tr("{block}, {n} seeds", block=block, n=len(s.seeds)) for block, s in sweeps.items()]
+    rows = []
+    for name in first.norms:
+        factors = [[s.decay_per_layer(name, k) for k in s.seeds] for s in sweeps.values()]
+        rows.append([name, *("×" + seed_range(f) for f in factors)])
+    return text_table([tr("per layer"), *head], rows)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -30,8 +31,9 @@ from torch import Tensor, nn
 
 from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
-from ..activations import get_activation
+from ..activations import activation_label, get_activation
 from ..ffn import PlainFFN
+from ..i18n import tr
 from ..runtime import seeded
 from ..sizing import count_parameters
 from ..train import fit
@@ -41,6 +43,7 @@ __all__ = [
     "SETUP",
     "MLPBatch",
     "ParameterControl",
+    "RateScan",
     "Setup",
     "SparsityStats",
     "WIDTH_ACTIVATIONS",
@@ -48,6 +51,9 @@ __all__ = [
     "WidthFit",
     "WidthRuns",
     "WidthTask",
+    "best_rate",
+    "best_rate_control",
+    "control_table",
     "equal_parameter_control",
     "fit_group",
     "fit_mlp",
@@ -56,7 +62,14 @@ __all__ = [
     "hidden_sparsity",
     "make_width_task",
     "mlp_stack",
+    "ranking",
+    "rate_scan",
     "ratio_to_width",
+    "runs_table",
+    "sparsity_table",
+    "steps_table",
+    "sweep_table",
+    "text_table",
     "width_sweep",
 ]
 
@@ -76,6 +89,9 @@ class Setup:
     task_seed: int = 0
     steps: int = 400
     lr: float = 1e-2
+    #: The learning rates each activation and shape is read at when they are compared: the
+    #: lesson's rate and two higher ones, about three times apart.
+    lr_ladder: tuple[float, ...] = (1e-2, 3e-2, 1e-1)
     #: Every setting is trained once per seed; results are reported as median and min–max.
     seeds: tuple[int, ...] = (0, 1, 2)
     ratios: tuple[float, ...] = WIDTH_RATIOS
@@ -261,7 +277,8 @@ class WidthFit:
 
     ``widths``: ``(h, m, h)`` for a plain FFN, longer for a deeper stack; ``losses``: the MSE at
     every training step; ``prediction``: ``(N, h)`` after training; ``parameters``: counted from
-    the module; ``model``: the trained network, the caller's own copy.
+    the module; ``model``: the trained network, the caller's own copy; ``lr``: the learning rate
+    it trained at.
     """
 
     act: str
@@ -271,6 +288,7 @@ class WidthFit:
     losses: tuple[float, ...]
     prediction: Tensor
     model: nn.Module
+    lr: float = SETUP.lr
 
     @property
     def hidden_size(self) -> int:
@@ -307,8 +325,10 @@ class WidthRuns:
         if not self.fits:
             raise ValueError("WidthRuns needs at least one fit")
         first = self.fits[0]
-        if any((f.act, f.widths) != (first.act, first.widths) for f in self.fits):
-            raise ValueError("all fits of one WidthRuns must share the activation and widths")
+        if any((f.act, f.widths, f.lr) != (first.act, first.widths, first.lr) for f in self.fits):
+            raise ValueError(
+                "all fits of one WidthRuns must share the activation, widths and learning rate"
+            )
 
     @property
     def act(self) -> str:
@@ -322,6 +342,11 @@ class WidthRuns:
     def ratio(self) -> float:
         """``m/h`` of the first hidden layer."""
         return self.fits[0].ratio
+
+    @property
+    def lr(self) -> float:
+        """The learning rate every seed trained at."""
+        return self.fits[0].lr
 
     @property
     def intermediate_size(self) -> int:
@@ -402,6 +427,7 @@ def _cached_group(
                 tuple(losses[k]),
                 prediction[k].clone(),
                 member,
+                lr,
             )
         )
     return {act: WidthRuns(tuple(runs)) for act, runs in fits.items()}
@@ -632,3 +658,252 @@ def hidden_sparsity(hidden: Tensor, tol: float = SETUP.near_zero_tol) -> Sparsit
         tol=tol,
         values=a.flatten().cpu(),
     )
+
+
+# ---- each activation at its own best learning rate --------------------------------------------
+
+
+def best_rate(candidates: Sequence[WidthRuns]) -> WidthRuns:
+    """Of one setting trained at several learning rates, the runs whose median final MSE is
+    lowest (the earlier candidate on a tie)."""
+    candidates = tuple(candidates)
+    if not candidates:
+        raise ValueError("best_rate needs at least one set of runs")
+    first = candidates[0]
+    if any(
+        (r.act, r.widths, r.seeds) != (first.act, first.widths, first.seeds) for r in candidates
+    ):
+        raise ValueError("best_rate compares one setting: same activation, widths and seeds")
+    return min(candidates, key=lambda runs: runs.median_loss)
+
+
+@dataclass(frozen=True)
+class RateScan:
+    """The width sweep at several learning rates: ``sweeps[lr]`` is ``width_sweep(lr=lr)``,
+    ``{act: [runs per ratio, in order]}``."""
+
+    sweeps: dict[float, dict[str, list[WidthRuns]]]
+
+    @property
+    def lrs(self) -> tuple[float, ...]:
+        """The rates scanned, in the order given."""
+        return tuple(self.sweeps)
+
+    def at_best(self) -> dict[str, list[WidthRuns]]:
+        """A width sweep with every activation and width read at its own best rate (``best_rate``
+        over the scanned rates): ``{act: [runs per ratio]}``, each ``WidthRuns.lr`` saying which."""
+        first = self.sweeps[self.lrs[0]]
+        return {
+            act: [best_rate([self.sweeps[lr][act][i] for lr in self.lrs]) for i in range(len(runs))]
+            for act, runs in first.items()
+        }
+
+
+def _check_lrs(lrs: Sequence[float]) -> tuple[float, ...]:
+    lrs = tuple(lrs)
+    if not lrs or len(set(lrs)) != len(lrs):
+        raise ValueError(f"learning rates must be distinct and at least one, got {lrs!r}")
+    for lr in lrs:
+        ok = isinstance(lr, (int, float)) and not isinstance(lr, bool) and math.isfinite(lr)
+        if not ok or not lr > 0:
+            raise ValueError(f"lr must be a positive finite number, got {lr!r}")
+    return tuple(float(lr) for lr in lrs)
+
+
+def rate_scan(
+    lrs: Sequence[float] = SETUP.lr_ladder,
+    activations: Sequence[str] = WIDTH_ACTIVATIONS,
+    ratios: Sequence[float] = WIDTH_RATIOS,
+    **kwargs: object,
+) -> RateScan:
+    """``width_sweep`` once per learning rate in ``lrs`` (cached, so the lesson's own rate reuses
+    the sweep). ``kwargs`` go to ``width_sweep`` (``hidden_size``, ``seeds``, ``steps``, ...)."""
+    if "lr" in kwargs:
+        raise ValueError("rate_scan takes its rates as lrs, not lr")
+    return RateScan(
+        {lr: width_sweep(activations, ratios, lr=lr, **kwargs) for lr in _check_lrs(lrs)}
+    )
+
+
+def best_rate_control(lrs: Sequence[float] = SETUP.lr_ladder, **kwargs: object) -> ParameterControl:
+    """``equal_parameter_control`` at every rate in ``lrs``, each shape and activation (and the
+    linear shape) read at its own best rate (``best_rate``); ``kwargs`` go to
+    ``equal_parameter_control``."""
+    if "lr" in kwargs:
+        raise ValueError("best_rate_control takes its rates as lrs, not lr")
+    controls = [equal_parameter_control(lr=lr, **kwargs) for lr in _check_lrs(lrs)]
+    first = controls[0]
+    return ParameterControl(
+        wide={act: best_rate([c.wide[act] for c in controls]) for act in first.wide},
+        deep={act: best_rate([c.deep[act] for c in controls]) for act in first.deep},
+        linear=best_rate([c.linear for c in controls]),
+        parameters=first.parameters,
+    )
+
+
+def ranking(sweep: Mapping[str, Sequence[WidthRuns]]) -> list[list[tuple[str, float]]]:
+    """Per width (in sweep order): ``(activation, median final MSE)`` from lowest to highest."""
+    if not sweep:
+        raise ValueError("ranking needs a sweep with at least one activation")
+    n = {len(runs) for runs in sweep.values()}
+    if len(n) != 1:
+        raise ValueError("every activation of a sweep needs the same widths")
+    return [
+        sorted(((act, runs[i].median_loss) for act, runs in sweep.items()), key=lambda p: p[1])
+        for i in range(n.pop())
+    ]
+
+
+# ---- tables, as the lesson prints them ---------------------------------------------------------
+
+
+def _columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font (a wide CJK character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """``rows`` under ``header`` as monospace text: each column as wide as its widest entry, the
+    first left-aligned, the others right-aligned, two spaces apart. A wide (CJK) character counts
+    as two columns, so a Chinese table lines up too. Entries are written with ``str``."""
+    lines = [[str(cell) for cell in header], *([str(cell) for cell in row] for row in rows)]
+    if not lines[0] or any(len(line) != len(lines[0]) for line in lines):
+        raise ValueError("text_table needs a header and rows of one entry per column")
+    widths = [max(_columns(line[i]) for line in lines) for i in range(len(lines[0]))]
+
+    def pad(text: str, i: int) -> str:
+        gap = " " * (widths[i] - _columns(text))
+        return text + gap if i == 0 else gap + text
+
+    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)
+
+
+def _loss(loss: float) -> str:
+    """A trained loss to two significant digits, as ``plots.l04_width.loss_label`` writes it."""
+    return f"{loss:#.2g}"
+
+
+def _ratio(ratio: float) -> str:
+    """``0.5`` → ``"½"``, ``4.0`` → ``"4"``, as ``plots.l04_width.ratio_label`` writes it."""
+    return "½" if ratio == 0.5 else f"{ratio:g}"
+
+
+def _fall(factor: float) -> str:
+    """A decrease by ``factor``, two significant digits: ``179.6`` → ``"÷180"``."""
+    return f"÷{float(f'{factor:.2g}'):g}"
+
+
+def sweep_table(sweep: Mapping[str, Sequence[WidthRuns]], show_rates: bool = False) -> str:
+    """The median final MSE of every activation (rows) at every width (columns), the factor it
+    falls by from the first width to the last, the activation lowest at each width, and how far
+    apart the best two are. ``show_rates`` adds, under each activation, the learning rate each
+    entry trained at (for a sweep read at each one's best rate, ``RateScan.at_best``)."""
+    order = ranking(sweep)
+    ratios = [runs.ratio for runs in next(iter(sweep.values()))]
+    fall_label = f"{_ratio(ratios[0])} → {_ratio(ratios[-1])}"
+    header = [tr("median MSE"), *(f"m/h = {_ratio(r)}" for r in ratios), fall_label]
+    rows: list[list[str]] = []
+    for act, runs in sweep.items():
+        fall = runs[0].median_loss / runs[-1].median_loss
+        rows.append([activation_label(act), *(_loss(r.median_loss) for r in runs), _fall(fall)])
+        if show_rates:
+            rows.append(["  " + tr("at lr"), *(f"{r.lr:g}" for r in runs), ""])
+    rows.append([tr("lowest"), *(activation_label(per[0][0]) for per in order), ""])
+    gaps = [f"{per[1][1] / per[0][1] - 1:.0%}" if len(per) > 1 else "" for per in order]
+    rows.append([tr("best two apart"), *gaps, ""])
+    return text_table(header, rows)
+
+
+def steps_table(sweep: Mapping[str, Sequence[WidthRuns]], threshold: float) -> str:
+    """The median number of steps until the training MSE first drops below ``threshold``, per
+    activation (rows) and width (columns); "never" where the median seed does not get there."""
+    ratios = [runs.ratio for runs in next(iter(sweep.values()))]
+    header = [tr("steps to MSE < {threshold:g}", threshold=threshold)]
+    header += [f"m/h = {_ratio(r)}" for r in ratios]
+    rows = []
+    for act, runs in sweep.items():
+        cells = [r.median_steps_to(threshold) for r in runs]
+        rows.append([activation_label(act), *(tr("never") if c is None else int(c) for c in cells)])
+    return text_table(header, rows)
+
+
+def runs_table(rows: Mapping[str, WidthRuns], threshold: float, title: str = "") -> str:
+    """One line per labelled setting (``title`` heads the labels): the median final MSE over the
+    seeds, its range, and the median steps to MSE below ``threshold`` ("never" if the median seed
+    does not get there)."""
+    header = [
+        title,
+        tr("median MSE"),
+        tr("range"),
+        tr("steps to < {threshold:g}", threshold=threshold),
+    ]
+    lines = []
+    for label, runs in rows.items():
+        low, high = runs.loss_range
+        steps = runs.median_steps_to(threshold)
+        lines.append(
+            [
+                label,
+                _loss(runs.median_loss),
+                f"{_loss(low)}–{_loss(high)}",
+                tr("never") if steps is None else int(steps),
+            ]
+        )
+    return text_table(header, lines)
+
+
+def control_table(control: ParameterControl, show_rates: bool = False) -> str:
+    """The equal-parameter control: per activation, the median final MSE of one wide layer and of
+    the deeper narrow stack and their ratio, then the linear shape. ``show_rates`` adds the
+    learning rate each entry trained at."""
+    wide = next(iter(control.wide.values()))
+    deep = next(iter(control.deep.values()))
+    wide_name = f"1 × {wide.intermediate_size}"
+    deep_name = f"{len(deep.widths) - 2} × {deep.intermediate_size}"
+    header = [tr("median MSE"), wide_name, deep_name, tr("deep / wide")]
+    if show_rates:
+        header += [tr("lr (wide)"), tr("lr (deep)")]
+    rows = []
+    for act in control.wide:
+        w, d = control.wide[act], control.deep[act]
+        row = [activation_label(act), _loss(w.median_loss), _loss(d.median_loss)]
+        row.append(f"{d.median_loss / w.median_loss:.2g}")
+        rows.append(row + ([f"{w.lr:g}", f"{d.lr:g}"] if show_rates else []))
+    linear = control.linear
+    row = [tr("linear (none)"), _loss(linear.median_loss), "", ""]
+    rows.append(row + ([f"{linear.lr:g}", ""] if show_rates else []))
+    return text_table(header, rows)
+
+
+def sparsity_table(stats: Mapping[str, Sequence[SparsityStats]]) -> str:
+    """Per activation, the range over seeds of: the share of hidden entries exactly 0, the share
+    below ``tol``·rms, the dead units, the share of live units a token switches exactly off, and
+    the units a token uses (above ``tol``·rms)."""
+
+    def span(values: Sequence[float], fmt: str) -> str:
+        return f"{format(min(values), fmt)}–{format(max(values), fmt)}"
+
+    if not stats or not all(stats.values()):
+        raise ValueError("sparsity_table needs at least one activation with at least one seed")
+    first = next(iter(stats.values()))
+    header = [
+        tr("{n} seeds", n=max(len(per_seed) for per_seed in stats.values())),
+        tr("exactly 0"),
+        tr("<{tol:.0%} rms", tol=first[0].tol),
+        tr("dead"),
+        tr("live off"),
+        tr("units used"),
+    ]
+    rows = []
+    for act, per_seed in stats.items():
+        rows.append(
+            [
+                activation_label(act),
+                span([s.exact_zero for s in per_seed], ".2f"),
+                span([s.near_zero for s in per_seed], ".2f"),
+                span([s.dead_units for s in per_seed], "d"),
+                span([s.live_zero for s in per_seed], ".2f"),
+                span([s.units_used for s in per_seed], ".1f"),
+            ]
+        )
+    return text_table(header, rows)

@@ -8,6 +8,8 @@ Probes and experiments for lesson 05, each returning plain results for the plots
   a gated FFN really produces, how many are near zero (closed), pass, flip sign or amplify, and
   how that differs between the untrained and the trained networks of the race.
 * ``gated_product_curve``: the 1-D shape of ``act(a·t) · t`` for one gate activation.
+* ``mirror_gap``: ``‖f(−x) − f(x)‖ / ‖f(x)‖``, zero for a map with ``f(−x) = f(x)`` such as a
+  quadratic form.
 * ``equal_budget_experiment``: plain FFNs against the GLU family at the same parameter count on a
   task with multiplicative structure, several seeds each, trained with ``fit``; ``race_inputs``
   and ``initial_contender`` give its data and its untrained models, so a notebook can run one
@@ -15,12 +17,14 @@ Probes and experiments for lesson 05, each returning plain results for the plots
   gated) side by side, so one ``fit`` loop trains them all: the copies share no weight and each
   gets the gradient it would get alone (up to float rounding), so this is many independent
   trainings with one loop's overhead per step instead of one per network.
+* ``table``, ``loss_text``, ``percentage_points``: how the notebook lays out what it prints.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -53,9 +57,13 @@ __all__ = [
     "gate_statistics",
     "gated_product_curve",
     "initial_contender",
+    "loss_text",
+    "mirror_gap",
+    "percentage_points",
     "product_target",
     "race_inputs",
     "scaling_ratio",
+    "table",
 ]
 
 
@@ -116,6 +124,21 @@ def scaling_ratio(module: nn.Module, x: Tensor, factor: float = 2.0) -> float:
     if base == 0:
         raise ValueError("f(x) is zero for the whole batch; the ratio is undefined")
     return (scaled / base).item()
+
+
+def mirror_gap(module: nn.Module, x: Tensor) -> float:
+    """``‖f(−x) − f(x)‖ / ‖f(x)‖`` over a whole batch ``x``: ``(N, hidden_size)``, no gradients.
+
+    Zero for a map with ``f(−x) = f(x)``, such as a quadratic form (a bias-free bilinear FFN);
+    a quadratic function with a linear part, or a ReLU-gated FFN, gives more. Raises
+    ``ValueError`` when ``f(x)`` is zero (the ratio would be undefined).
+    """
+    with torch.no_grad():
+        base = module(x).double()
+        mirrored = module(-x).double()
+    if base.norm() == 0:
+        raise ValueError("f(x) is zero for the whole batch; the ratio is undefined")
+    return ((mirrored - base).norm() / base.norm()).item()
 
 
 # --- gate statistics -----------------------------------------------------------------------------
@@ -261,7 +284,8 @@ class BudgetResult:
     held-out inputs, one per seed. ``histories[name]``: per seed, the loss at every step.
     ``models[name]``: the trained modules, one per seed (for probes such as ``gate_activations``).
     ``contenders`` and ``plain_width`` say how each was built, so ``initial_contender`` can
-    rebuild any of them untrained.
+    rebuild any of them untrained. ``zero_loss``: the training MSE of predicting 0 everywhere,
+    ``mean(y²)`` over the training targets (the variance only when the targets average 0).
     """
 
     names: tuple[str, ...]
@@ -277,7 +301,7 @@ class BudgetResult:
     histories: dict[str, list[list[float]]]
     models: dict[str, list[nn.Module]] = field(repr=False)
     test_inputs: Tensor = field(repr=False)
-    target_variance: float = 0.0
+    zero_loss: float = 0.0
 
     def mean(self, name: str, which: str = "final") -> float:
         """Mean over seeds of the final training loss (``which="final"``) or test loss."""
@@ -488,7 +512,7 @@ def equal_budget_experiment(
         histories={},
         models={},
         test_inputs=x_test,
-        target_variance=y_train.var().item(),
+        zero_loss=y_train.pow(2).mean().item(),
     )
     kinds: dict[str, list[str]] = {}  # "plain"/"gated" → its contenders, in the given order
     for name, (kind, _act) in contenders.items():
@@ -640,3 +664,51 @@ def _census_of(result: BudgetResult, name: str, closed_below: float) -> GateCens
         tuple(rms_before),
         tuple(rms_after),
     )
+
+
+# --- what the notebook prints --------------------------------------------------------------------
+
+
+def _columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font (a CJK character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def table(header: Sequence[str], rows: Mapping[str, Sequence[str]], align: str = "") -> str:
+    """A monospace table: ``header`` over the lines ``rows`` (row label → its other cells).
+
+    Cells are text already (the caller chooses the digits). Each column is as wide as its widest
+    entry, counted in display columns so that Chinese labels line up too; ``align`` gives one
+    ``"<"`` (left) or ``">"`` (right) per column, by default the labels left and the rest right.
+    Columns are two spaces apart. Raises ``ValueError`` when a row's length or ``align`` does not
+    match ``header``.
+    """
+    n = len(header)
+    align = align or "<" + ">" * (n - 1)
+    if len(align) != n or set(align) - {"<", ">"}:
+        raise ValueError(f"align must be one '<' or '>' per column ({n}), got {align!r}")
+    lines = [list(header)]
+    for label, cells in rows.items():
+        if len(cells) != n - 1:
+            raise ValueError(
+                f"row {label!r} has {len(cells)} cells; expected {n - 1} after its label"
+            )
+        lines.append([label, *cells])
+    widths = [max(_columns(line[i]) for line in lines) for i in range(n)]
+
+    def pad(text: str, i: int) -> str:
+        gap = " " * (widths[i] - _columns(text))
+        return text + gap if align[i] == "<" else gap + text
+
+    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)
+
+
+def loss_text(value: float) -> str:
+    """A loss as the race prints it: two significant digits, or ``"< 1e-6"`` below ``1e-6``,
+    where a float32 loss is rounding noise whose digits change from machine to machine."""
+    return "< 1e-6" if value < 1e-6 else f"{value:.2g}"
+
+
+def percentage_points(changes: Sequence[float]) -> str:
+    """Changes of a fraction, one per seed, as signed percentage points: ``"+12, +10, -3"``."""
+    return ", ".join(f"{100 * d:+.0f}" for d in changes)

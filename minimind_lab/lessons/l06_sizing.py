@@ -6,20 +6,26 @@ the crossing off the counts. Real models round the width up to a hardware-friend
 Llama 3 scales it first), which costs extra parameters, at most ``multiple_of − 1`` units
 (``width_budget``); whether the rounded width runs faster is a property of the hardware, which
 ``linear_layer_times`` measures and ``timing_verdict`` sums up without printing any timing.
+``block_weights`` counts one block's attention and FFN, the trade behind Llama's ×1.3 (fewer
+key/value heads in attention, a wider FFN). The ``*_table`` functions lay results out as the
+lesson prints them.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import torch
 
 from .._checks import check_positive_int
+from ..attention import CausalSelfAttention
 from ..ffn import GatedFFN, PlainFFN
-from ..i18n import tr
+from ..i18n import tr, tr_noop
+from ..i18n.table import text_table
 from ..minimind import MINIMIND2_MODELS
 from ..sizing import (
     LLAMA1_RULE,
@@ -34,6 +40,7 @@ from ..sizing import (
 )
 
 __all__ = [
+    "BlockWeights",
     "LayerTimes",
     "PUBLISHED_WIDTHS",
     "ParameterParity",
@@ -41,12 +48,17 @@ __all__ = [
     "SETUP",
     "Setup",
     "WidthBudget",
+    "block_weights",
+    "block_weights_table",
+    "comparison_table",
     "counted_parameters",
     "linear_layer_times",
     "parameter_parity",
+    "published_table",
     "published_width",
     "recomputed_width",
     "rounding_overheads",
+    "rounding_table",
     "timing_verdict",
     "width_budget",
 ]
@@ -218,6 +230,51 @@ def counted_parameters(hidden_size: int, width: int, gated: bool) -> int:
 
 
 @dataclass(frozen=True)
+class BlockWeights:
+    """One block's attention and gated-FFN weights, counted on modules built on the meta device.
+
+    ``attention``: ``CausalSelfAttention(hidden_size, num_heads, num_kv_heads)``, whose ``W_q`` and
+    ``W_o`` are ``h × h`` and whose ``W_k``, ``W_v`` are ``h × (num_kv_heads · h/num_heads)``, so
+    fewer key/value heads (GQA) make them smaller; ``ffn``: ``GatedFFN(hidden_size, ffn_width)``,
+    ``3·h·m``. The norms (vectors of ``h``) are left out.
+    """
+
+    hidden_size: int
+    num_heads: int
+    num_kv_heads: int
+    ffn_width: int
+    attention: int
+    ffn: int
+
+    @property
+    def total(self) -> int:
+        """Attention plus FFN weights."""
+        return self.attention + self.ffn
+
+
+def block_weights(
+    hidden_size: int, num_heads: int, num_kv_heads: int, ffn_width: int
+) -> BlockWeights:
+    """Count one block's attention (``num_heads`` query heads sharing ``num_kv_heads`` key/value
+    heads) and its gated FFN of width ``ffn_width`` on real modules (meta device: shapes only).
+
+    Raises ``ValueError`` for a non-positive size, or heads that do not divide
+    (``hidden_size`` by ``num_heads``, ``num_heads`` by ``num_kv_heads``).
+    """
+    check_positive_int("ffn_width", ffn_width)
+    with torch.device("meta"):
+        attention = CausalSelfAttention(hidden_size, num_heads, num_kv_heads)
+    return BlockWeights(
+        hidden_size=hidden_size,
+        num_heads=num_heads,
+        num_kv_heads=num_kv_heads,
+        ffn_width=ffn_width,
+        attention=count_parameters(attention),
+        ffn=counted_parameters(hidden_size, ffn_width, gated=True),
+    )
+
+
+@dataclass(frozen=True)
 class ParameterParity:
     """Counted parameters per ``h²`` against the width ratio ``r = m/h``, plain and gated.
 
@@ -372,8 +429,9 @@ def timing_verdict(
 
     ``runs``: results of ``linear_layer_times`` that timed both widths. Each run gives the ratio
     ``per_unit[rounded] / per_unit[unrounded]``; the verdict names an effect only when every run
-    shows it by more than ``tolerance`` (a fraction, e.g. 0.1 for 10 %). The sentence holds no
-    timing, so it reads the same on machines whose numbers differ. Raises ``ValueError`` for no
+    shows it by more than ``tolerance`` (a fraction, e.g. 0.1 for 10 %). The sentence names the
+    device in capitals (``CPU``) and holds no timing, so it reads the same on machines whose
+    numbers differ. Raises ``ValueError`` for no
     runs, a width a run did not time, or a tolerance outside ``(0, 1)``.
     """
     if not runs:
@@ -385,7 +443,7 @@ def timing_verdict(
         if missing:
             raise ValueError(f"a run did not time width(s) {missing}; it timed {list(run.seconds)}")
     ratios = [run.per_unit[rounded] / run.per_unit[unrounded] for run in runs]
-    device, n = runs[0].device, len(runs)
+    device, n = runs[0].device.upper(), len(runs)  # "cpu" → "CPU", "cuda:0" → "CUDA:0"
     if n > 1:
         where = tr("on {device}, {n} runs", device=device, n=n)
     else:
@@ -408,3 +466,137 @@ def timing_verdict(
         "and {unrounded} wide that every run agrees on: no measurable effect of the rounding here",
         **fields,
     )
+
+
+# ---- tables, as the lesson prints them ---------------------------------------------------------
+
+
+def rounding_table(hidden_sizes: Sequence[int], rule: WidthRule = MINIMIND2_RULE) -> str:
+    """One line per hidden size: the exact width ``h·ratio`` (× the multiplier, if any), the
+    rule's width before rounding (``int(8h/3)`` for MiniMind2), after rounding up, and the
+    units, gated weights and overhead the rounding adds (from ``width_budget``)."""
+    header = [
+        "h",
+        tr("exact"),
+        tr("unrounded"),
+        tr("rounded"),
+        tr("+units"),
+        tr("+weights"),
+        tr("overhead"),
+    ]
+    rows = []
+    for hidden in hidden_sizes:
+        b = width_budget(hidden, rule)
+        exact = hidden * rule.ratio * (rule.ffn_dim_multiplier or 1)
+        unrounded = b.unrounded_width
+        rows.append(
+            [
+                str(hidden),
+                f"{exact:.2f}",
+                str(unrounded) if isinstance(unrounded, int) else f"{unrounded:.2f}",
+                str(b.width),
+                f"{b.width - unrounded:g}",
+                f"{b.rounding_extra:,.0f}",
+                f"{b.rounding_overhead:.2%}",
+            ]
+        )
+    return text_table(header, rows)
+
+
+def published_table(rows: Sequence[PublishedWidth] = PUBLISHED_WIDTHS) -> str:
+    """One line per published model: its hidden size, rule (multiple, multiplier, ratio), the
+    published and the recomputed width, ``m/h`` and the gated weights over the plain ``8h²``."""
+    header = [
+        tr("model"),
+        "h",
+        tr("multiple of"),
+        "×",
+        tr("ratio"),
+        tr("published"),
+        tr("recomputed"),
+        "m/h",
+        "3hm/8h²",
+    ]
+    lines = []
+    for row in rows:
+        rule, width = row.rule, recomputed_width(row)
+        lines.append(
+            [
+                row.name,
+                str(row.hidden),
+                str(rule.multiple_of),
+                "" if rule.ffn_dim_multiplier is None else f"{rule.ffn_dim_multiplier:g}",
+                "π"
+                if rule.ratio == math.pi
+                else "8/3"
+                if rule.ratio == 8 / 3
+                else f"{rule.ratio:g}",
+                str(row.published_width),
+                str(width),
+                f"{width / row.hidden:.3f}",
+                f"{3 * width / (8 * row.hidden):.4f}",
+            ]
+        )
+    return text_table(header, lines)
+
+
+#: The rows of ``ml.version_comparison``, marked here so the table prints them translated.
+_ASPECTS = (
+    tr_noop("FFN width m"),
+    tr_noop("FFN width / hidden"),
+    tr_noop("FFN dropout after down_proj"),
+    tr_noop("q/k RMSNorm per head"),
+    tr_noop("rms_norm_eps"),
+    tr_noop("key/value heads (default)"),
+    tr_noop("MoE routed experts"),
+    tr_noop("MoE experts per token"),
+    tr_noop("MoE shared experts"),
+    tr_noop("MoE rescales top-k weights"),
+    tr_noop("MoE parameters, total"),
+    tr_noop("MoE parameters, active per token"),
+)
+#: The MoE rescaling rule's codes, in words.
+_RESCALING = {"if_top_k_gt_1": tr_noop("only if k > 1"), "always": tr_noop("always")}
+
+
+def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
+    """``ml.version_comparison``'s result, one aspect a line: MiniMind2's value, then
+    minimind-3's, the MoE rescaling rule's codes in words."""
+
+    def shown(value: object) -> str:
+        return (
+            tr(_RESCALING[value]) if isinstance(value, str) and value in _RESCALING else str(value)
+        )
+
+    rows = [
+        [tr(aspect) if aspect in _ASPECTS else aspect, shown(old), shown(new)]
+        for aspect, (old, new) in comparison.items()
+    ]
+    return text_table(["", "MiniMind2", "minimind-3"], rows)
+
+
+def block_weights_table(blocks: Mapping[str, BlockWeights]) -> str:
+    """One line per labelled block: key/value heads, FFN width, and attention, FFN and block
+    weights in units of ``h²`` (two decimals)."""
+    header = [
+        "",
+        tr("kv heads"),
+        tr("FFN width"),
+        tr("attention/h²"),
+        tr("FFN/h²"),
+        tr("block/h²"),
+    ]
+    rows = []
+    for label, b in blocks.items():
+        square = b.hidden_size**2
+        rows.append(
+            [
+                label,
+                f"{b.num_kv_heads}/{b.num_heads}",
+                str(b.ffn_width),
+                f"{b.attention / square:.2f}",
+                f"{b.ffn / square:.2f}",
+                f"{b.total / square:.2f}",
+            ]
+        )
+    return text_table(header, rows)

@@ -3,12 +3,14 @@
 PyTorch calls a forward hook after each submodule runs and hands it the submodule's input and
 output. ``capture_intermediates`` registers such hooks on the leaf submodules (the ones with no
 children: ``Linear``, the activation, ``Dropout``), runs the module once, and removes the hooks
-again, also when the forward pass raises.
+again, also when the forward pass raises. ``text_table`` lays out the small tables the lesson
+prints, lined up in either language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -21,6 +23,7 @@ __all__ = [
     "Setup",
     "capture_intermediates",
     "intermediates_by_name",
+    "text_table",
 ]
 
 
@@ -30,8 +33,10 @@ class Setup:
 
     ``hidden_size``: the notebook's module and the widget's start (MiniMind2-Small's 512);
     ``n_tokens``: tokens of the widget's pass; ``closed_below``: when |act(gate)| counts as a
-    closed gate (0.1, the threshold lesson 05's gate census uses); ``checkpoint_*``: the tiny
-    MiniMind model whose checkpoints (MiniMind2's layout and minimind-3's) the notebook writes.
+    closed gate (0.1, the threshold lesson 05's gate census uses); ``gradient_seeds`` and
+    ``gradient_tokens``: the weight/input seeds and tokens per seed of the one-token gradient
+    measurement (§7); ``checkpoint_*``: the tiny MiniMind model whose checkpoints (MiniMind2's
+    layout and minimind-3's) the notebook writes.
     """
 
     hidden_size: int = 512
@@ -39,6 +44,8 @@ class Setup:
     weight_seed: int = 0
     input_seed: int = 1
     closed_below: float = 0.1
+    gradient_seeds: tuple[int, ...] = (0, 1, 2)
+    gradient_tokens: int = 64
     checkpoint_hidden_size: int = 64
     checkpoint_layers: int = 2
     checkpoint_heads: int = 4
@@ -120,3 +127,36 @@ def capture_intermediates(module: nn.Module, x: Tensor) -> list[Intermediate]:
 def intermediates_by_name(intermediates: list[Intermediate]) -> dict[str, Tensor]:
     """The captured tensors keyed by name, for lookups like ``d["act_fn"]``."""
     return {item.name: item.tensor for item in intermediates}
+
+
+def _columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font (a wide CJK character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
+    """``rows`` under ``header`` as monospace text, each column as wide as its widest entry.
+
+    ``header``: one label per column, in the reader's language; ``rows``: one sequence per line,
+    as many entries as ``header``, each written with ``str`` (format numbers before passing them).
+    ``align``: one character per column, ``"<"`` (left) or ``">"`` (right); empty means the first
+    column left, the others right. Widths count a wide (CJK) character as two columns, so a
+    Chinese table lines up too. Columns are two spaces apart; trailing spaces are dropped.
+    """
+    lines = [[str(cell) for cell in header], *([str(cell) for cell in row] for row in rows)]
+    n = len(lines[0])
+    if n == 0:
+        raise ValueError("header is empty; expected one label per column")
+    for i, line in enumerate(lines[1:]):
+        if len(line) != n:
+            raise ValueError(f"row {i} has {len(line)} entries; expected {n}, one per column")
+    align = align or "<" + ">" * (n - 1)
+    if len(align) != n or set(align) - {"<", ">"}:
+        raise ValueError(f"align must be {n} characters, each '<' or '>', got {align!r}")
+    widths = [max(_columns(line[i]) for line in lines) for i in range(n)]
+
+    def pad(text: str, i: int) -> str:
+        gap = " " * (widths[i] - _columns(text))
+        return text + gap if align[i] == "<" else gap + text
+
+    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)

@@ -28,6 +28,16 @@ ZH: dict[str, str] = {
     ),
     "depth (blocks)": "深度（层数）",
     "‖∂L/∂W₁‖ (log scale)": "‖∂L/∂W₁‖（对数坐标）",
+    # lessons/l03_activations.py: the tables the notebook prints
+    "depth {depth}": "深度 {depth}",
+    "per layer": "每层",
+    "rule": "经验法则",
+    "{n} seeds": "{n} 个种子",
+    "g²-weighted": "g² 加权",
+    "measured ÷ rule": "实测 ÷ 经验法则",
+    "÷ weighted rule": "÷ 加权经验法则",
+    "layer": "层",
+    "{block}, {n} seeds": "{block}（{n} 个种子）",
     # widgets/l03_activations.py
     "<b>{name}</b>: f(x) = {formula}<br>"
     "on [{lo:g}, {hi:g}]: lowest f = {lowest:.3f} at x = {at:.3f}; "
@@ -54,9 +64,49 @@ ZH: dict[str, str] = {
         "你写的 {name} 导数在全部 {n} 组测试上都与参考结果一致。"
     ),
     # exercises/activations.py: the cases and the known mistakes
-    "x on a grid from -6 to 6 (241 points, 0 included)": "x 取 -6 到 6 的网格（241 个点，含 0）",
     "random x of shape (3, 4, 5)": "形状为 (3, 4, 5) 的随机 x",
-    "float64 x on a grid from -4 to 4": "float64 的 x，取 -4 到 4 的网格",
+    "x on a grid from -6 to 6 in steps of 0.05 (0 included)": (
+        "x 取 -6 到 6、步长 0.05 的网格（含 0）"
+    ),
+    "float64 x on a grid from -4 to 4 in steps of 0.05 (0 included)": (
+        "float64 的 x，取 -4 到 4、步长 0.05 的网格（含 0）"
+    ),
+    "your code calls ml.activation_derivative (or the slope it looks up), the package's "
+    "own answer; write the formula yourself with torch.erf, torch.exp, torch.sigmoid, ...": (
+        "你的代码调用了 ml.activation_derivative（或它查到的斜率函数），那是本包自己的答案；请用 torch.erf、torch.exp、torch.sigmoid 等自己写出公式"
+    ),
+    "a function fn(x) returning the derivative at x": "一个返回 x 处导数的函数 fn(x)",
+    "name must be one of {names}, got {name!r}": ("name 应当是 {names} 之一，实际是 {name!r}"),
+    "your code uses autograd (torch.autograd.grad, .backward(), torch.func, ...); this "
+    "exercise asks for the derivative written out by hand, and the checker runs your "
+    "function under torch.no_grad()": (
+        "你的代码用了自动求导（torch.autograd.grad、.backward()、torch.func 等）；这个练习要的是手写出来的导数，检查器会在 torch.no_grad() 下运行你的函数"
+    ),
+    "look for a division by x (0/0 = NaN at x = 0) or an exp of a large |x| that overflows "
+    "(inf/inf); σ(x), tanh(x) and exp(−x²/2) stay finite": (
+        "找找有没有除以 x 的地方（x = 0 处 0/0 = NaN），或对很大的 |x| 取 exp 而溢出（inf/inf）；σ(x)、tanh(x) 和 exp(−x²/2) 都保持有限"
+    ),
+    "Φ(x) is written as gelu(x)/x, which is 0/0 = NaN at x = 0; write Φ(x) = ½(1 + "
+    "erf(x/√2)) instead": (
+        "Φ(x) 写成了 gelu(x)/x，它在 x = 0 处是 0/0 = NaN；请改写为 Φ(x) = ½(1 + erf(x/√2))"
+    ),
+    "φ(x) lacks its 1/√(2π): the density of the standard normal is exp(−x²/2)/√(2π)": (
+        "φ(x) 少了系数 1/√(2π)：标准正态分布的密度是 exp(−x²/2)/√(2π)"
+    ),
+    "σ(x) is written as silu(x)/x, which is 0/0 = NaN at x = 0; use torch.sigmoid(x)": (
+        "σ(x) 写成了 silu(x)/x，它在 x = 0 处是 0/0 = NaN；请用 torch.sigmoid(x)"
+    ),
+    "this is the slope of clamp(max=0), 1 for x < 0; ReLU = clamp(min=0) has slope 1 for x "
+    "> 0 and 0 elsewhere": (
+        "这是 clamp(max=0) 的斜率，在 x < 0 处为 1；ReLU = clamp(min=0) 的斜率在 x > 0 处为 1，其余处为 0"
+    ),
+    "this is 1 − x²: the square is of tanh(x), 1 − tanh²(x)": (
+        "这是 1 − x²：平方的应是 tanh(x)，即 1 − tanh²(x)"
+    ),
+    "this is 0; the identity's slope is 1 everywhere": "这是 0；恒等函数的斜率处处为 1",
+    "this is Φ(x) + φ(x): the product rule's second term is x·φ(x), the density times x": (
+        "这是 Φ(x) + φ(x)：乘积法则的第二项是 x·φ(x)，即密度乘以 x"
+    ),
     "large x: -30, -10, 10, 30": "很大的 x：-30、-10、10、30",
     "this is the activation itself, not its derivative": "这是激活函数本身，而不是它的导数",
     "this is Φ(x) only: the product rule's second term x·φ(x) is missing "

@@ -1,6 +1,25 @@
 """Chinese for l04_width (see ``minimind_lab.i18n.zh``)."""
 
 ZH: dict[str, str] = {
+    # lessons/l04_width.py: the tables the lesson prints
+    "median MSE": "MSE 中位数",
+    "at lr": "学习率",
+    "lowest": "最低的",
+    "best two apart": "前两名相差",
+    "steps to MSE < {threshold:g}": "MSE < {threshold:g} 所需步数",
+    "never": "从未",
+    "range": "范围",
+    "steps to < {threshold:g}": "降到 < {threshold:g} 的步数",
+    "deep / wide": "深 / 宽",
+    "lr (wide)": "学习率（宽）",
+    "lr (deep)": "学习率（深）",
+    "linear (none)": "线性（无激活函数）",
+    "{n} seeds": "{n} 个种子",
+    "exactly 0": "恰为 0",
+    "<{tol:.0%} rms": "低于 {tol:.0%} rms",
+    "dead": "死单元",
+    "live off": "活单元中关闭",
+    "units used": "用到的单元",
     # plots/l04_width.py: the fits
     "targets (thick, pale)": "目标（粗线、浅色）",
     "output {k} (ω = {omega:.2g})": "输出 {k}（ω = {omega:.2g}）",
@@ -65,17 +84,41 @@ ZH: dict[str, str] = {
     "your forward pass matches PlainFFN.forward on {n} cases.": (
         "你写的前向传播在全部 {n} 个用例上都与 PlainFFN.forward 一致。"
     ),
-    "{case}: your code calls the module itself, ffn(x); write the forward pass from its parts "
-    "(ffn.up_proj, ffn.act_fn, ffn.down_proj, ...)": (
-        "{case}：你的代码直接调用了模块本身 ffn(x)；请用它的部件"
-        "（ffn.up_proj、ffn.act_fn、ffn.down_proj……）写出前向传播"
-    ),
     "PlainFFN(8, 32, 'gelu'), x of shape (5, 8)": "PlainFFN(8, 32, 'gelu')，x 的形状为 (5, 8)",
     "PlainFFN(8, 16, 'relu', bias=True), x of shape (2, 3, 8)": (
         "PlainFFN(8, 16, 'relu', bias=True)，x 的形状为 (2, 3, 8)"
     ),
     "PlainFFN(6, 12, 'silu', bias=True) in float64, x of shape (4, 6)": (
         "float64 下的 PlainFFN(6, 12, 'silu', bias=True)，x 的形状为 (4, 6)"
+    ),
+    "PlainFFN(8, 32, 'gelu', dropout=0.2) in training mode, x of shape (4, 8)": (
+        "训练模式下的 PlainFFN(8, 32, 'gelu', dropout=0.2)，x 的形状为 (4, 8)"
+    ),
+    "PlainFFN(8, 32, 'gelu', dropout=0.3) in eval mode, x of shape (4, 8)": (
+        "评估模式下的 PlainFFN(8, 32, 'gelu', dropout=0.3)，x 的形状为 (4, 8)"
+    ),
+    "your code runs the module's own forward (ffn(x), ffn.forward(x) or "
+    "{kind}.forward(ffn, x)); write the forward pass from its parts ({parts})": (
+        "你的代码运行了模块自己的 forward（ffn(x)、ffn.forward(x) 或 {kind}.forward(ffn, x)）；请用它的部件（{parts}）写出前向传播"
+    ),
+    "a function fn(ffn, x) computing a PlainFFN's forward pass": (
+        "一个计算 PlainFFN 前向传播的函数 fn(ffn, x)"
+    ),
+    "the forward pass needs no division and no exp of its own: look for a tensor made with "
+    "torch.empty, or a division": (
+        "前向传播本身不需要除法，也不需要自己取 exp：找找有没有用 torch.empty 造的张量，或者除法"
+    ),
+    "dropout applied in eval mode: F.dropout defaults to training=True; use ffn.dropout, "
+    "which follows ffn.train() and ffn.eval() (or pass training=ffn.training)": (
+        "评估模式下也用了 dropout：F.dropout 默认 training=True；请用 ffn.dropout，它会跟随 ffn.train() 和 ffn.eval()（或者传入 training=ffn.training）"
+    ),
+    "the dropout probability is fixed at 0.5; this module's is {p} (use ffn.dropout, or "
+    "ffn.dropout.p)": (
+        "dropout 概率被写死为 0.5；这个模块的是 {p}（请用 ffn.dropout，或 ffn.dropout.p）"
+    ),
+    "ReLU written as clamp(max=0), which keeps the negative part; ReLU is clamp(min=0), or "
+    "call ffn.act_fn": (
+        "ReLU 写成了 clamp(max=0)，它保留的是负的部分；ReLU 是 clamp(min=0)，或者直接调用 ffn.act_fn"
     ),
     "PlainFFN(8, 32, 'gelu', dropout=0.5) in training mode, x of shape (4, 8)": (
         "训练模式下的 PlainFFN(8, 32, 'gelu', dropout=0.5)，x 的形状为 (4, 8)"
@@ -105,11 +148,21 @@ ZH: dict[str, str] = {
     "{name} used whatever the module's activation is; call ffn.act_fn ({own} here)": (
         "不管模块的激活函数是什么，都用了 {name}；请调用 ffn.act_fn（这里是 {own}）"
     ),
-    # exercises/ffn.py: SwiGLU's checker (lesson 05), which shares the file; its cases and known
-    # mistakes (its success line is left as it was: lesson 05's stored outputs print it)
+    # exercises/ffn.py: SwiGLU's checker (lesson 05), which shares the file: its cases, success
+    # line and known mistakes
     "GatedFFN(8, 24, 'silu'), x of shape (5, 8)": "GatedFFN(8, 24, 'silu')，x 的形状为 (5, 8)",
     "GatedFFN(6, 16, 'silu', bias=True), x of shape (2, 3, 6)": (
         "GatedFFN(6, 16, 'silu', bias=True)，x 的形状为 (2, 3, 6)"
+    ),
+    "your SwiGLU matches the reference on {n} cases.": (
+        "你写的 SwiGLU 在全部 {n} 个用例上都与参考实现一致。"
+    ),
+    "a function fn(ffn, x) computing SwiGLU from a GatedFFN's layers": (
+        "一个用 GatedFFN 的各层计算 SwiGLU 的函数 fn(ffn, x)"
+    ),
+    "GELU's tanh form on the gate (approximate='tanh'): that is GEGLU, with GELU's tanh "
+    "approximation; SwiGLU's gate is SiLU": (
+        "门控分支用了 GELU 的 tanh 形式（approximate='tanh'）：那是用 GELU tanh 近似的 GEGLU；SwiGLU 的门控是 SiLU"
     ),
     "GatedFFN(8, 24, 'silu') in float64, x of shape (4, 8)": (
         "float64 下的 GatedFFN(8, 24, 'silu')，x 的形状为 (4, 8)"

@@ -20,7 +20,7 @@ ZH: dict[str, str] = {
         "取整最多让这些模型多出几个百分点；×1.3 和 π 是有意的选择"
     ),
     "gated FFN parameters above 8h² (%)": "门控 FFN 参数量超出 8h² 的部分（%）",
-    "plain\nm = 4h": "普通\nm = 4h",
+    "plain\nm = 4h": "朴素\nm = 4h",
     "gated\nunrounded": "门控\n取整前",
     "gated\nrounded": "门控\n取整后",
     "h = {h}: m = {width}, {ratio:.3f}× the plain FFN": "h = {h}：m = {width}，是朴素 FFN 的 {ratio:.3f} 倍",
@@ -40,7 +40,7 @@ ZH: dict[str, str] = {
         "h = {hidden_size}，multiple_of = {multiple_of}，multiplier = {multiplier:g}："
         "intermediate_size 为 <b>{width}</b>（取整前 {unrounded}）。"
         "4h 的朴素 FFN：{plain:,} 个参数；"
-        "门控 FFN：{gated:,} 个（{ratio:.3f}×）。"
+        "门控 FFN：{gated:,} 个（朴素 FFN 的 {ratio:.3f} 倍）。"
         "取整增加了 {extra:,} 个参数"
         "（{overhead:.2f}%）。"
     ),
@@ -65,9 +65,39 @@ ZH: dict[str, str] = {
     ),
     "{where}: no difference of more than {tolerance:.0%} in time per unit between {rounded} "
     "and {unrounded} wide that every run agrees on: no measurable effect of the rounding here": (
-        "{where}：{rounded} 宽与 {unrounded} 宽之间，每个单元的耗时没有在每次运行中都超过 "
-        "{tolerance:.0%} 的差异：这里测不出取整的效果"
+        "{where}：按每个单元的耗时算，{rounded} 宽与 {unrounded} 宽之间没有一个超过 "
+        "{tolerance:.0%}、且每次运行都一致的差异：这里测不出取整的效果"
     ),
+    # lessons/l06_sizing.py: the tables the lesson prints
+    "exact": "精确值",
+    "unrounded": "取整前",
+    "rounded": "取整后",
+    "+units": "+单元",
+    "+weights": "+权重",
+    "overhead": "开销",
+    "model": "模型",
+    "ratio": "比例",
+    "published": "公布值",
+    "recomputed": "重算值",
+    "FFN width m": "FFN 宽度 m",
+    "FFN width / hidden": "FFN 宽度 / 隐藏维度",
+    "FFN dropout after down_proj": "down_proj 之后的 FFN dropout",
+    "q/k RMSNorm per head": "每个头的 q/k RMSNorm",
+    "rms_norm_eps": "RMSNorm 的 ε",
+    "key/value heads (default)": "键值头数（默认）",
+    "MoE routed experts": "MoE 路由专家数",
+    "MoE experts per token": "MoE 每个 token 的专家数",
+    "MoE shared experts": "MoE 共享专家数",
+    "MoE rescales top-k weights": "MoE 重新缩放所选 k 个专家的权重",
+    "MoE parameters, total": "MoE 总参数量",
+    "MoE parameters, active per token": "MoE 每个 token 激活的参数量",
+    "only if k > 1": "仅当 k > 1",
+    "always": "总是",
+    "kv heads": "键值头",
+    "FFN width": "FFN 宽度",
+    "attention/h²": "注意力/h²",
+    "FFN/h²": "FFN/h²",
+    "block/h²": "整块/h²",
     # exercises/sizing.py
     "your {version} width rule agrees with the reference for every hidden_size from "
     "1 to {last}.": "你写的 {version} 宽度规则在 hidden_size 从 1 到 {last} 的每个取值上都与参考结果一致。",
@@ -108,4 +138,14 @@ ZH: dict[str, str] = {
         "而 {version} 规则给出 {expected}"
     ),
     "{message}; {diagnosis}": "{message}；{diagnosis}",
+    "a function fn(hidden_size) returning the FFN width": (
+        "一个返回 FFN 宽度的函数 fn(hidden_size)"
+    ),
+    "version must be one of {names}, got {version!r}": (
+        "version 应当是 {names} 之一，实际是 {version!r}"
+    ),
+    "your function calls ml.intermediate_size (or the WidthRule behind it), the package's "
+    "own rule; write the rule yourself with int(...), math.ceil and 64": (
+        "你的函数调用了 ml.intermediate_size（或它背后的 WidthRule），那是本包自己的规则；请用 int(...)、math.ceil 和 64 自己写出规则"
+    ),
 }

@@ -24,7 +24,7 @@ ZH: dict[str, str] = {
     "one pass on {n} tokens: output mean {mean:.3f}, std {std:.3f}; "
     "closed gates (|act(gate)| &lt; {below}): {closed:.1%}": (
         "在 {n} 个 token 上前向一次：输出均值 {mean:.3f}，标准差 {std:.3f}；"
-        "关闭的门（|act(gate)| &lt; {below}）：{closed:.1%}"
+        "被压住的门控值（|act(gate)| &lt; {below}）：{closed:.1%}"
     ),
     "hidden size": "隐藏维度",
     "activation": "激活函数",
@@ -61,6 +61,36 @@ ZH: dict[str, str] = {
     "MiniMind2's 8/3 rule": "MiniMind2 的 8/3 规则",
     "4h, the original Transformer's width": "4h，原始 Transformer 的宽度",
     "a width the config does not give": "一个 config 给不出的宽度",
+    "MiniMindConfig(hidden_size=163, num_attention_heads=1, num_key_value_heads=1, "
+    "version='minimind3') (h·π = 512.07, so rounding up gives 576)": (
+        "MiniMindConfig(hidden_size=163, num_attention_heads=1, num_key_value_heads=1, version='minimind3')（h·π = 512.07，向上取整得 576）"
+    ),
+    "MiniMindConfig(hidden_size=32, dropout=0.2) (MiniMind2), training mode": (
+        "MiniMindConfig(hidden_size=32, dropout=0.2)（MiniMind2），训练模式"
+    ),
+    "MiniMindConfig(hidden_size=32, dropout=0.3) (MiniMind2), eval mode": (
+        "MiniMindConfig(hidden_size=32, dropout=0.3)（MiniMind2），评估模式"
+    ),
+    "h·π cut to an int before rounding up; minimind-3 rounds the real product up": (
+        "h·π 在向上取整之前被截断成了整数；minimind-3 是把实数乘积直接向上取整"
+    ),
+    "tanh approximation of GELU used where hidden_act='gelu' asks for the exact erf one "
+    "(ml.get_activation(config.hidden_act) gives it)": (
+        "hidden_act='gelu' 要的是精确的 erf 版本，却用了 GELU 的 tanh 近似（ml.get_activation(config.hidden_act) 给出的就是精确版本）"
+    ),
+    "dropout applied in eval mode: F.dropout defaults to training=True; use "
+    "nn.Dropout(config.dropout), which follows module.train() and module.eval()": (
+        "评估模式下也用了 dropout：F.dropout 默认 training=True；请用 nn.Dropout(config.dropout)，它会跟随 module.train() 和 module.eval()"
+    ),
+    "the dropout probability is fixed at 0.5; use config.dropout ({p} here)": (
+        "dropout 概率被写死为 0.5；请用 config.dropout（这里是 {p}）"
+    ),
+    "your module is (or runs) ml.FeedForward, the package's own answer; build the module "
+    "yourself: an nn.Module with gate_proj, up_proj, down_proj, act_fn and dropout, and "
+    "its forward": (
+        "你的模块就是（或运行了）ml.FeedForward，那是本包自己的答案；请自己搭这个模块：一个带 gate_proj、up_proj、down_proj、act_fn 和 dropout 的 nn.Module，以及它的 forward"
+    ),
+    "a class or function taking a MiniMindConfig": ("一个接收 MiniMindConfig 的类或函数"),
     "width {got}, but the config sets intermediate_size={given}: "
     "a given width is used as it is, and only a missing one is derived": (
         "宽度为 {got}，但 config 设定了 intermediate_size={given}："
