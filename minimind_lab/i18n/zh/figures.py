@@ -120,7 +120,7 @@ ZH: dict[str, str] = {
     "Bits held against parameters at 100 and 1,000 exposures per fact, MiniMind2 models of "
     "one and two blocks in six kinds (each at its own best learning rate, 3 seeds, stored "
     "sweep), beside the paper's 2 bits per parameter": (
-        "每条事实曝光 100 次与 1,000 次时，所存比特数随参数量的变化：一个和两个 block 的 MiniMind2 "
+        "每条事实曝光 100 次与 1,000 次时，所存比特数随参数量的变化：一个和两个块的 MiniMind2 "
         "模型共六种（各自用最佳学习率，3 个种子，取自保存的扫描结果），旁边是论文的每参数 2 比特"
     ),
     "Accuracy per fact against exposures at h = 12 (stored sweep, each kind at its own best "
