@@ -14,6 +14,7 @@ from matplotlib.colors import to_hex
 from PIL import Image
 
 import minimind_lab as ml
+from minimind_lab.i18n import language
 from minimind_lab.lessons import l05
 from minimind_lab.plots.style import GLU_COLORS, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
@@ -82,6 +83,17 @@ def test_table_lines_up_by_display_width() -> None:
         l05.table(("name", "a"), {"x": ["1", "2"]})
     with pytest.raises(ValueError, match="align"):
         l05.table(("name", "a"), {"x": ["1"]}, align="<^")
+
+
+def test_contender_labels_follow_the_notebook_language() -> None:
+    """A plain contender's name is a label, translated as the plots translate it; a GLU
+    variant's name is the same in every language; an unknown name comes back as it is."""
+    assert [l05.contender_label(n) for n in ("Plain SiLU", "SwiGLU")] == ["Plain SiLU", "SwiGLU"]
+    with language("zh"):
+        labels = [l05.contender_label(n) for n in l05.BUDGET_CONTENDERS]
+        assert labels[:3] == ["朴素 ReLU", "朴素 GELU", "朴素 SiLU"]
+        assert labels[3:] == list(ml.GLU_VARIANTS)
+        assert l05.contender_label("my own FFN") == "my own FFN"
 
 
 def test_loss_and_percentage_point_texts() -> None:

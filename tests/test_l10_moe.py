@@ -299,3 +299,20 @@ def _routing_of(n_tokens: int) -> ml.Routing:
     moe = ml.MoEFeedForward(ml.MiniMindConfig(hidden_size=16), 4, 2)
     moe(torch.randn(n_tokens, 16))
     return moe.last_routing
+
+
+def test_moe_comparison_table_prints_the_moe_rows_in_the_reader_s_language() -> None:
+    from minimind_lab.i18n import language
+    from minimind_lab.i18n.table import display_width
+
+    comparison = ml.version_comparison(640)
+    english = l10.moe_comparison_table(comparison, 640).splitlines()
+    assert len(english) == 1 + len(l10.MOE_ASPECTS)
+    assert english[0].startswith("h = 640") and english[0].endswith("minimind-3")
+    assert "only if k > 1" in english[5] and english[5].endswith("always")
+    with language("zh"):
+        chinese = l10.moe_comparison_table(comparison, 640).splitlines()
+    assert "仅当 k > 1" in chinese[5] and chinese[5].endswith("总是")
+    assert len({display_width(line) for line in chinese}) == 1  # right-aligned: same width
+    with pytest.raises(ValueError, match="lacks"):
+        l10.moe_comparison_table({"FFN width m": (1, 2)}, 640)

@@ -700,9 +700,7 @@ def results_table(
             + f"{sum(accs) / len(accs):>8.1%}   "
             + "".join(_loss_text(runs[name, seed].losses[-1]) for seed in seeds)
         )
-    lines.append(
-        pad(tr("best straight line"), 20) + "".join(f"{best[s]:>8.1%}" for s in seeds)
-    )
+    lines.append(pad(tr("best straight line"), 20) + "".join(f"{best[s]:>8.1%}" for s in seeds))
     lines.append(
         pad(tr("floor: lowest linear loss"), 28 + 8 * len(seeds) + 3)
         + "".join(_loss_text(floor[s]) for s in seeds)

@@ -17,14 +17,14 @@ Probes and experiments for lesson 05, each returning plain results for the plots
   gated) side by side, so one ``fit`` loop trains them all: the copies share no weight and each
   gets the gradient it would get alone (up to float rounding), so this is many independent
   trainings with one loop's overhead per step instead of one per network.
-* ``table``, ``loss_text``, ``percentage_points``: how the notebook lays out what it prints.
+* ``table``, ``contender_label``, ``loss_text``, ``percentage_points``: how the notebook lays out
+  what it prints.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -35,7 +35,8 @@ from .._checks import check_positive_int
 from .._threads import one_thread
 from ..activations import get_activation
 from ..ffn import GLU_VARIANTS, GatedFFN, PlainFFN
-from ..i18n import tr_noop
+from ..i18n import tr, tr_noop
+from ..i18n.table import text_table
 from ..runtime import seeded
 from ..sizing import count_parameters
 from ..train import fit
@@ -50,6 +51,7 @@ __all__ = [
     "GatedCurve",
     "SETUP",
     "Setup",
+    "contender_label",
     "equal_budget_experiment",
     "equal_budget_width",
     "gate_activations",
@@ -669,38 +671,33 @@ def _census_of(result: BudgetResult, name: str, closed_below: float) -> GateCens
 # --- what the notebook prints --------------------------------------------------------------------
 
 
-def _columns(text: str) -> int:
-    """How many columns ``text`` takes in a monospace font (a CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+def contender_label(name: str) -> str:
+    """A race contender's name as a reader sees it: a plain FFN's label in the notebook's language
+    (``"Plain SiLU"``), a GLU variant's name (``"SwiGLU"``) as it is, in every language."""
+    if name in BUDGET_CONTENDERS and BUDGET_CONTENDERS[name][0] == "plain":
+        return tr(name)
+    return name
 
 
 def table(header: Sequence[str], rows: Mapping[str, Sequence[str]], align: str = "") -> str:
     """A monospace table: ``header`` over the lines ``rows`` (row label → its other cells).
 
     Cells are text already (the caller chooses the digits). Each column is as wide as its widest
-    entry, counted in display columns so that Chinese labels line up too; ``align`` gives one
-    ``"<"`` (left) or ``">"`` (right) per column, by default the labels left and the rest right.
-    Columns are two spaces apart. Raises ``ValueError`` when a row's length or ``align`` does not
-    match ``header``.
+    entry, counted in display columns (``minimind_lab.i18n.table.text_table``) so that Chinese
+    labels line up too; ``align`` gives one ``"<"`` (left) or ``">"`` (right) per column, by
+    default the labels left and the rest right. Columns are two spaces apart. Raises
+    ``ValueError`` when a row's length or ``align`` does not match ``header``.
     """
     n = len(header)
     align = align or "<" + ">" * (n - 1)
     if len(align) != n or set(align) - {"<", ">"}:
         raise ValueError(f"align must be one '<' or '>' per column ({n}), got {align!r}")
-    lines = [list(header)]
     for label, cells in rows.items():
         if len(cells) != n - 1:
             raise ValueError(
                 f"row {label!r} has {len(cells)} cells; expected {n - 1} after its label"
             )
-        lines.append([label, *cells])
-    widths = [max(_columns(line[i]) for line in lines) for i in range(n)]
-
-    def pad(text: str, i: int) -> str:
-        gap = " " * (widths[i] - _columns(text))
-        return text + gap if align[i] == "<" else gap + text
-
-    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)
+    return text_table(header, [[label, *cells] for label, cells in rows.items()], align=align)
 
 
 def loss_text(value: float) -> str:

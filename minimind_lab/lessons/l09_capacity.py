@@ -43,7 +43,7 @@ from .._checks import check_positive_int
 from .._progress import Progress
 from ..ffn import PlainFFN
 from ..i18n import tr_noop
-from ..i18n.table import table_text
+from ..i18n.table import table_text, text_table
 from ..minimind import MiniMindConfig
 from ..model import MiniMindForCausalLM, check_token_ids
 from ..runtime import reproducible_cpu, seeded
@@ -87,6 +87,7 @@ __all__ = [
     "run_sweep",
     "stored_bits",
     "table_text",
+    "text_table",
     "train_step",
     "trained_model",
     "sweep_jobs",

@@ -9,19 +9,22 @@ control) and on what a module made of them, and the lesson claims only the diffe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import torch
 from torch import Tensor
 
 from .._checks import check_positive_int
+from ..i18n import tr, tr_noop
+from ..i18n.table import text_table
 from ..minimind import FeedForward, MiniMindConfig
 from ..moe import MoEFeedForward
 from ..runtime import seeded
 
 __all__ = [
     "AUX_LOSS_COEF",
+    "MOE_ASPECTS",
     "SETUP",
     "KindSplit",
     "SeedResult",
@@ -32,6 +35,7 @@ __all__ = [
     "gated_features",
     "kind_experiment",
     "kind_overlap",
+    "moe_comparison_table",
     "routing_agreement",
     "token_kinds",
     "top_features",
@@ -46,6 +50,40 @@ __all__ = [
 #: ``router_aux_loss_coef = 5e-4`` (``MOEFeedForward``: ``E · coef · Σ_e load_e · mean score_e``
 #: over the batch). Read in jingyaogong/minimind, ``model/model_minimind.py``.
 AUX_LOSS_COEF: dict[str, float] = {"minimind2": 0.01, "minimind3": 5e-4}
+
+#: The rows of ``ml.version_comparison`` that lesson 10's table shows (the FFN width and the MoE
+#: layer), marked so the table prints them in the reader's language.
+MOE_ASPECTS: tuple[str, ...] = (
+    tr_noop("FFN width m"),
+    tr_noop("MoE routed experts"),
+    tr_noop("MoE experts per token"),
+    tr_noop("MoE shared experts"),
+    tr_noop("MoE rescales top-k weights"),
+    tr_noop("MoE parameters, total"),
+    tr_noop("MoE parameters, active per token"),
+)
+#: The MoE rescaling rule's codes, in words.
+_RESCALING = {"if_top_k_gt_1": tr_noop("only if k > 1"), "always": tr_noop("always")}
+
+
+def moe_comparison_table(comparison: Mapping[str, tuple[object, object]], hidden_size: int) -> str:
+    """The FFN width and MoE rows of ``ml.version_comparison(hidden_size)``: MiniMind2's value,
+    then minimind-3's, with labels and the rescaling rule in words in the reader's language,
+    padded by display width."""
+    check_positive_int("hidden_size", hidden_size)
+    missing = [aspect for aspect in MOE_ASPECTS if aspect not in comparison]
+    if missing:
+        raise ValueError(
+            f"comparison lacks {missing}; pass the dict ml.version_comparison(hidden_size) returns"
+        )
+
+    def shown(value: object) -> str:
+        return (
+            tr(_RESCALING[value]) if isinstance(value, str) and value in _RESCALING else str(value)
+        )
+
+    rows = [[tr(aspect), *(shown(value) for value in comparison[aspect])] for aspect in MOE_ASPECTS]
+    return text_table([f"h = {hidden_size}", "MiniMind2", "minimind-3"], rows)
 
 
 @dataclass(frozen=True)

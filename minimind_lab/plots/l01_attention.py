@@ -163,7 +163,7 @@ def new_perturbation_panel(
     if ymax is not None:
         ax.set_ylim(0, ymax)
     ax.set_axisbelow(True)  # the grid behind the bars
-    finish(ax, xlabel=tr("output position i"), ylabel=tr("‖Δy_i‖ (output change)"))
+    finish(ax, xlabel=tr("output position i"), ylabel=tr(r"$\|\Delta y_i\|$ (output change)"))
     ax.legend(fontsize=8, frameon=False, loc=legend_loc)
     return PerturbationPanel(fig, ax, attention, mlp, marker)
 

@@ -17,7 +17,7 @@ from torch import Tensor
 
 from ..ffn import GLU_VARIANTS
 from ..i18n import tr
-from ..lessons.l05_gating import BUDGET_CONTENDERS, BudgetResult, GatedCurve
+from ..lessons.l05_gating import BudgetResult, GatedCurve, contender_label
 from .style import PALETTE, axes_or_new, finish, lay_out_once, new_figure, series_style
 
 __all__ = [
@@ -35,16 +35,6 @@ __all__ = [
 def _variant_style(name: str) -> dict[str, object]:
     """The GLU variant's own style for a gated series; ``name`` is a variant or its activation."""
     return series_style(name if name in GLU_VARIANTS else _GLU_NAMES.get(name, name))
-
-
-#: The race's plain contenders: their names are labels, drawn in the notebook's language (the GLU
-#: variants' names, SwiGLU and the rest, are names in every language).
-_PLAIN_NAMES = frozenset(name for name, (kind, _) in BUDGET_CONTENDERS.items() if kind == "plain")
-
-
-def _contender_label(name: str) -> str:
-    """A contender's name as drawn: a plain FFN's in the current language, any other as it is."""
-    return tr(name) if name in _PLAIN_NAMES else name
 
 
 def _contender_style(result: BudgetResult, name: str) -> dict[str, object]:
@@ -169,7 +159,7 @@ def plot_equal_budget(
             color=style["color"],
             linestyle="-" if gated else "--",
             linewidth=1.5,
-            label=_contender_label(name),
+            label=contender_label(name),
         )
     for index, name in enumerate(together):
         style = _contender_style(result, name)
@@ -193,7 +183,7 @@ def plot_equal_budget(
     for ax in (curves, seeds_ax):
         ax.set_yscale("log")
         ax.minorticks_off()
-    labels = [_contender_label(name) for name in together]
+    labels = [contender_label(name) for name in together]
     seeds_ax.set_xticks(range(len(together)), labels, rotation=35, ha="right", fontsize=8)
     params = result.parameters[result.names[0]]
     finish(
@@ -225,7 +215,7 @@ def plot_equal_budget(
                     color=style["color"],
                     linewidth=1.0,
                     alpha=0.8,
-                    label=_contender_label(name) if seed_index == 0 else None,
+                    label=contender_label(name) if seed_index == 0 else None,
                 )
         alone_ax.set_yscale("log")
         alone_ax.minorticks_off()
@@ -233,7 +223,7 @@ def plot_equal_budget(
         # A loss near the rounding floor (1e-13 here) depends on the platform: the title claims
         # no bound below 1e-6.
         exponent = max(math.floor(math.log10(worst)) + 1, -6) if worst > 0 else None
-        names = ", ".join(_contender_label(name) for name in alone)
+        names = ", ".join(contender_label(name) for name in alone)
         if exponent is not None:
             title = tr(
                 "{names} on its own:\nevery seed ends below 1e{exponent}",

@@ -99,7 +99,7 @@ class CollapseView:
         return tr(
             "<b>{label}</b>: the grid is folded over at {folded:.0%} of its points and "
             "flattened at {flat:.0%}. Stack: training accuracy {accuracy:.3f}, final "
-            "loss {loss:.3f}. A single linear classifier reaches "
+            "loss {loss:.3f}. A single linear classifier reaches training accuracy "
             "{linear:.3f} on the same points.",
             label=label,
             folded=folded,

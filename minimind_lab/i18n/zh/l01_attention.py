@@ -42,9 +42,9 @@ ZH: dict[str, str] = {
     "{first}–{last} ({count} of {seq_len}, largest {largest:.3f}); the MLP changes "
     "position(s) {mlp_moved} only ({mlp_largest:.3f}). Earlier positions never move: "
     "the mask is causal.": (
-        "扰动输入位置 <b>{position}</b>：注意力改变位置 {first}–{last} 的输出（{seq_len} 个中的 "
-        "{count} 个，最大 {largest:.3f}）；MLP 只改变位置 {mlp_moved}（{mlp_largest:.3f}）。"
-        "更早的位置从不变化：掩码是因果的。"
+        "扰动输入位置 <b>{position}</b>：注意力改变了位置 {first}–{last} 的输出（{seq_len} 个位置中的 "
+        "{count} 个，最大 {largest:.3f}）；MLP 只改变了位置 {mlp_moved}（{mlp_largest:.3f}）。"
+        "更早的位置从来不动：掩码是因果的。"
     ),
     # exercises/attention.py
     "causal attention weights match the reference on {n} cases.": (

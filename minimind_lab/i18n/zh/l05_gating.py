@@ -23,9 +23,9 @@ ZH: dict[str, str] = {
     "{names} on its own:\nevery seed ends at 0": "{names} 单独成图：\n每个种子最终都为 0",
     # one gated unit on a line (figure and widget)
     "{act} gate": "{act} 门控",
-    "{name}: output ≈ t where open, ≈ 0 where shut": "{name}：门开处输出 ≈ t，门关处 ≈ 0",
+    "{name}: output ≈ t where open, ≈ 0 where shut": "{name}：放行处输出 ≈ t，压住处 ≈ 0",
     "{name}: output = a·t², a pure product": "{name}：输出 = a·t²，纯粹的乘积",
-    "{name}: output ≈ a·t² where open, ≈ 0 where shut": "{name}：门开处输出 ≈ a·t²，门关处 ≈ 0",
+    "{name}: output ≈ a·t² where open, ≈ 0 where shut": "{name}：放行处输出 ≈ a·t²，压住处 ≈ 0",
     "gate: {act}({scale:g}·t)": "门控：{act}({scale:g}·t)",
     "outputs of the other variants": "其他变体的输出",
     "content: t": "内容：t",

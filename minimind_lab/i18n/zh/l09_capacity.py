@@ -2,28 +2,28 @@
 
 ZH: dict[str, str] = {
     # lessons/l09_capacity.py: the four kinds of model (tables, legends, the widget)
-    "MiniMind2 block (SwiGLU MLP)": "MiniMind2 block（SwiGLU MLP）",
+    "MiniMind2 block (SwiGLU MLP)": "MiniMind2 块（SwiGLU MLP）",
     "no MLP (removed)": "无 MLP（直接移除）",
-    "no MLP, more attention blocks (equal params)": "无 MLP，多个注意力 block（等参数量）",
+    "no MLP, more attention blocks (equal params)": "无 MLP，多个注意力块（等参数量）",
     "plain SiLU MLP (equal params)": "朴素 SiLU MLP（等参数量）",
-    "two MiniMind2 blocks (SwiGLU MLPs)": "两个 MiniMind2 block（SwiGLU MLP）",
-    "two blocks, no MLPs (removed)": "两个 block，无 MLP（直接移除）",
+    "two MiniMind2 blocks (SwiGLU MLPs)": "两个 MiniMind2 块（SwiGLU MLP）",
+    "two blocks, no MLPs (removed)": "两个块，无 MLP（直接移除）",
     # lessons/l09_capacity.py: the paper's findings
-    "~2 bits/param at 1000 exposures, 1 block": "曝光 1000 次约 2 比特/参数，1 个 block",
-    "~2 bits/param at 1000 exposures, 2 blocks": "曝光 1000 次约 2 比特/参数，2 个 block",
-    "≥1 bit/param at 100 exposures, 1 block": "曝光 100 次至少 1 比特/参数，1 个 block",
-    "≥1 bit/param at 100 exposures, 2 blocks": "曝光 100 次至少 1 比特/参数，2 个 block",
+    "~2 bits/param at 1000 exposures, 1 block": "曝光 1000 次约 2 比特/参数，1 个块",
+    "~2 bits/param at 1000 exposures, 2 blocks": "曝光 1000 次约 2 比特/参数，2 个块",
+    "≥1 bit/param at 100 exposures, 1 block": "曝光 100 次至少 1 比特/参数，1 个块",
+    "≥1 bit/param at 100 exposures, 2 blocks": "曝光 100 次至少 1 比特/参数，2 个块",
     "removing MLPs keeps the ratio at 1000, 1 block (full ÷ no MLP)": (
-        "曝光 1000 次时去掉 MLP 比值不变，1 个 block（完整 ÷ 无 MLP）"
+        "曝光 1000 次时去掉 MLP 比值不变，1 个块（完整 ÷ 无 MLP）"
     ),
     "removing MLPs keeps the ratio at 1000, 2 blocks (full ÷ no MLP)": (
-        "曝光 1000 次时去掉 MLP 比值不变，2 个 block（完整 ÷ 无 MLP）"
+        "曝光 1000 次时去掉 MLP 比值不变，2 个块（完整 ÷ 无 MLP）"
     ),
     "removing MLPs costs >1.5× at 100, 1 block (full ÷ no MLP)": (
-        "曝光 100 次时去掉 MLP 降到不足 1/1.5，1 个 block（完整 ÷ 无 MLP）"
+        "曝光 100 次时去掉 MLP 降到不足 1/1.5，1 个块（完整 ÷ 无 MLP）"
     ),
     "removing MLPs costs >1.5× at 100, 2 blocks (full ÷ no MLP)": (
-        "曝光 100 次时去掉 MLP 降到不足 1/1.5，2 个 block（完整 ÷ 无 MLP）"
+        "曝光 100 次时去掉 MLP 降到不足 1/1.5，2 个块（完整 ÷ 无 MLP）"
     ),
     "LLaMA ≈1.3× worse at 100, traced to its gated MLP (plain ÷ gated)": (
         "曝光 100 次时 LLaMA 只有 GPT-2 的约 1/1.3，归因于门控 MLP（朴素 ÷ 门控）"
@@ -32,7 +32,7 @@ ZH: dict[str, str] = {
     "2 bits/parameter (paper)": "2 比特/参数（论文）",
     "the whole table": "整张事实表",
     "{exposures} exposures per fact": "每条事实曝光 {exposures} 次",
-    ": full block up to {best:.1f} bits/parameter": "：完整 block 最高 {best:.1f} 比特/参数",
+    ": full block up to {best:.1f} bits/parameter": "：完整块最高 {best:.1f} 比特/参数",
     "parameters (embedding included)": "参数量（含词嵌入）",
     "bits held": "存储的比特数",
     "h = {hidden_size}: accuracy per fact": "h = {hidden_size}：事实准确率",
