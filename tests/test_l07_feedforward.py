@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import ipywidgets
 import numpy as np
@@ -14,6 +15,7 @@ from PIL import Image
 from torch import nn
 
 import minimind_lab as ml
+from minimind_lab.i18n import language, table
 from minimind_lab.lessons import l07
 from minimind_lab.widgets import WIDGET_REGISTRY, InteractivePlot
 from minimind_lab.widgets.base import figure_to_png
@@ -202,24 +204,24 @@ def test_widget_module_is_the_seeded_module_for_every_activation() -> None:
         assert f"output mean {float(out.mean()):.3f}, std {float(out.std()):.3f}" in html
 
 
-def test_text_table_lines_up_columns_in_either_language() -> None:
-    table = l07.text_table(["model", "h"], [["MiniMind2-Small", 512], ["MiniMind2", 768]])
-    assert table.splitlines() == [
-        "model              h",
-        "MiniMind2-Small  512",
-        "MiniMind2        768",
-    ]
-    chinese = l07.text_table(["模型", "宽度 m"], [["小", 1408], ["MiniMind2", 2048]]).splitlines()
-    assert chinese == ["模型       宽度 m", "小           1408", "MiniMind2    2048"]
-    assert len({len(line.encode("gbk")) for line in chinese}) == 1  # CJK: two columns each
-    left = l07.text_table(["name", "what"], [["a", "x"], ["bb", "long text"]], align="<<")
-    assert left.splitlines()[1] == "a     x"  # left-aligned, trailing spaces dropped
+def test_the_lesson_prints_its_tables_with_the_courses_one_table_helper() -> None:
+    assert l07.text_table is table.text_table  # padded by display width, in either language
 
 
-def test_text_table_refuses_ragged_rows_and_bad_alignment() -> None:
-    with pytest.raises(ValueError, match="row 1 has 1 entries; expected 2"):
-        l07.text_table(["a", "b"], [[1, 2], [3]])
-    with pytest.raises(ValueError, match="align must be 2 characters"):
-        l07.text_table(["a", "b"], [[1, 2]], align="<^")
-    with pytest.raises(ValueError, match="header is empty"):
-        l07.text_table([], [])
+def test_dense_comparison_rows_are_the_dense_aspects_in_the_readers_language() -> None:
+    comparison = ml.version_comparison(768)
+    rows = l07.dense_comparison_rows(comparison)
+    assert [row[0] for row in rows] == list(l07.DENSE_ASPECTS)
+    assert not any(row[0].startswith("MoE") for row in rows)  # lesson 10's rows left out
+    assert rows[0] == ["FFN width m", "2048", "2432"]
+    assert rows[2] == ["FFN dropout after down_proj", "True", "False"]
+    with language("zh"):
+        chinese = l07.dense_comparison_rows(comparison)
+    assert [row[1:] for row in chinese] == [row[1:] for row in rows]  # the values are unchanged
+    assert all(re.search(r"[\u4e00-\u9fff]", row[0]) for row in chinese)  # every label Chinese
+
+
+@pytest.mark.parametrize("bad", [{"FFN width m": (2048, 2432)}, [("FFN width m", (1, 2))], None])
+def test_dense_comparison_rows_refuse_what_is_not_a_version_comparison(bad: object) -> None:
+    with pytest.raises(ValueError, match="ml.version_comparison"):
+        l07.dense_comparison_rows(bad)  # type: ignore[arg-type]

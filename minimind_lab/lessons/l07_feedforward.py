@@ -3,25 +3,31 @@
 PyTorch calls a forward hook after each submodule runs and hands it the submodule's input and
 output. ``capture_intermediates`` registers such hooks on the leaf submodules (the ones with no
 children: ``Linear``, the activation, ``Dropout``), runs the module once, and removes the hooks
-again, also when the forward pass raises. ``text_table`` lays out the small tables the lesson
-prints, lined up in either language.
+again, also when the forward pass raises. ``text_table`` (the course's one table helper,
+``minimind_lab.i18n.table``) lays out the small tables the lesson prints, lined up by display width
+in either language; ``dense_comparison_rows`` gives it the dense block's rows of
+``ml.version_comparison`` with their labels in the reader's language.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
+from ..i18n import tr, tr_noop
+from ..i18n.table import text_table
+
 __all__ = [
+    "DENSE_ASPECTS",
     "Intermediate",
     "SETUP",
     "Setup",
     "capture_intermediates",
+    "dense_comparison_rows",
     "intermediates_by_name",
     "text_table",
 ]
@@ -129,34 +135,36 @@ def intermediates_by_name(intermediates: list[Intermediate]) -> dict[str, Tensor
     return {item.name: item.tensor for item in intermediates}
 
 
-def _columns(text: str) -> int:
-    """How many columns ``text`` takes in a monospace font (a wide CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+#: The dense block's rows of ``ml.version_comparison``, in its order (the MoE rows are lesson 10's),
+#: marked so the table prints them in the reader's language.
+DENSE_ASPECTS: tuple[str, ...] = (
+    tr_noop("FFN width m"),
+    tr_noop("FFN width / hidden"),
+    tr_noop("FFN dropout after down_proj"),
+    tr_noop("q/k RMSNorm per head"),
+    tr_noop("rms_norm_eps"),
+    tr_noop("key/value heads (default)"),
+)
 
 
-def text_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
-    """``rows`` under ``header`` as monospace text, each column as wide as its widest entry.
+def dense_comparison_rows(comparison: Mapping[str, tuple[object, object]]) -> list[list[str]]:
+    """The dense block's rows of ``ml.version_comparison(h)``, ready for ``text_table``.
 
-    ``header``: one label per column, in the reader's language; ``rows``: one sequence per line,
-    as many entries as ``header``, each written with ``str`` (format numbers before passing them).
-    ``align``: one character per column, ``"<"`` (left) or ``">"`` (right); empty means the first
-    column left, the others right. Widths count a wide (CJK) character as two columns, so a
-    Chinese table lines up too. Columns are two spaces apart; trailing spaces are dropped.
+    One row per aspect of ``DENSE_ASPECTS``: its label in the reader's language, then MiniMind2's
+    value and minimind-3's, written with ``str``. Raises ``ValueError`` naming the aspects that
+    ``comparison`` lacks (pass the dict ``ml.version_comparison`` returns).
     """
-    lines = [[str(cell) for cell in header], *([str(cell) for cell in row] for row in rows)]
-    n = len(lines[0])
-    if n == 0:
-        raise ValueError("header is empty; expected one label per column")
-    for i, line in enumerate(lines[1:]):
-        if len(line) != n:
-            raise ValueError(f"row {i} has {len(line)} entries; expected {n}, one per column")
-    align = align or "<" + ">" * (n - 1)
-    if len(align) != n or set(align) - {"<", ">"}:
-        raise ValueError(f"align must be {n} characters, each '<' or '>', got {align!r}")
-    widths = [max(_columns(line[i]) for line in lines) for i in range(n)]
-
-    def pad(text: str, i: int) -> str:
-        gap = " " * (widths[i] - _columns(text))
-        return text + gap if align[i] == "<" else gap + text
-
-    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)
+    if not isinstance(comparison, Mapping):
+        raise ValueError(
+            f"comparison must be the dict ml.version_comparison returns, got "
+            f"{type(comparison).__name__}"
+        )
+    missing = [aspect for aspect in DENSE_ASPECTS if aspect not in comparison]
+    if missing:
+        raise ValueError(
+            f"comparison lacks {missing}; pass the dict ml.version_comparison(hidden_size) returns"
+        )
+    return [
+        [tr(aspect), str(comparison[aspect][0]), str(comparison[aspect][1])]
+        for aspect in DENSE_ASPECTS
+    ]

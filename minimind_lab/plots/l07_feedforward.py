@@ -110,7 +110,7 @@ def new_gate_up_panels(
         finish(ax, title=title, xlabel=tr("feature (of m)"), grid=False)
         images.append(image)
     axes[0].set_ylabel(tr("token"))
-    fig.suptitle(tr("Where act(gate) ≈ 0 the product is ≈ 0, whatever up holds"), fontsize=10)
+    fig.suptitle(tr("Where act(gate) ≈ 0 the product is much smaller than up"), fontsize=10)
     return GateUpPanels(fig, tuple(images))
 
 
@@ -155,10 +155,10 @@ def plot_gate_up_product(
     """Three heatmaps, tokens × features: ``act(gate)``, ``up`` and their product (逐元素相乘).
 
     Each input is ``(*, m)`` (flattened to tokens); the first ``max_tokens`` tokens and
-    ``max_features`` features are shown. Where ``act(gate)`` is near zero the product is near zero
-    too, whatever ``up`` holds: the gate (门控) decides what passes. Each panel has its own
-    symmetric colour scale (white is 0); ``colorbar=False`` leaves the scales out and
-    ``show_up=False`` the middle panel.
+    ``max_features`` features are shown. Where ``act(gate)`` is near zero the product is ``up``
+    scaled by that small number, much smaller than ``up``: the gate (门控) decides what passes.
+    Each panel has its own symmetric colour scale (white is 0); ``colorbar=False`` leaves the
+    scales out and ``show_up=False`` the middle panel.
     """
     if not (act_gate.shape == up.shape == product.shape):
         raise ValueError(

@@ -8,9 +8,7 @@ ZH: dict[str, str] = {
     "last dimension (features per token)": "最后一维（每个 token 的特征数）",
     "feature (of m)": "特征（共 m 个）",
     "token": "token",
-    "Where act(gate) ≈ 0 the product is ≈ 0, whatever up holds": (
-        "act(gate) ≈ 0 处乘积也 ≈ 0，无论 up 是多少"
-    ),
+    "Where act(gate) ≈ 0 the product is much smaller than up": ("act(gate) ≈ 0 处，乘积远小于 up"),
     # widgets/l07_feedforward.py
     "MiniMind2: int(8h/3) rounded up to a multiple of 64": (
         "MiniMind2：int(8h/3) 向上取整到 64 的倍数"
