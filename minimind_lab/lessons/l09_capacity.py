@@ -1074,7 +1074,8 @@ class Finding:
 
     ``values``: the toy's number at each size in ``sizes`` (mean over seeds); ``rule``: what
     counts as agreement, fixed before the sweep was read (``low ≤ value ≤ high`` at every
-    size); ``agrees``: ``None`` where the paper's finding does not cover models this small, so
+    size, ``low < value`` where the paper says "more than", ``paper`` starting with ">");
+    ``agrees``: ``None`` where the paper's finding does not cover models this small, so
     no verdict is drawn.
     """
 
@@ -1092,9 +1093,18 @@ class Finding:
 #: ratio" as a ratio within 0.8–1.25, "more than 1.5×" as above 1.5), and the quantity compared:
 #: (label, paper, kind, divided by, exposures, low, high, in the paper's scope).
 PAPER_FINDINGS: tuple[tuple[str, str, str, str | None, int, float, float, bool], ...] = (
-    (tr_noop("~2 bits/param at 1000 exposures, 1 block"), "≈2", "full", None, 1000, 1.6, 2.4, True),
     (
-        tr_noop("~2 bits/param at 1000 exposures, 2 blocks"),
+        tr_noop("~2 bits/param at 1,000 exposures, 1 block"),
+        "≈2",
+        "full",
+        None,
+        1000,
+        1.6,
+        2.4,
+        True,
+    ),
+    (
+        tr_noop("~2 bits/param at 1,000 exposures, 2 blocks"),
         "≈2",
         "full_x2",
         None,
@@ -1124,7 +1134,7 @@ PAPER_FINDINGS: tuple[tuple[str, str, str, str | None, int, float, float, bool],
         True,
     ),
     (
-        tr_noop("removing MLPs keeps the ratio at 1000, 1 block (full ÷ no MLP)"),
+        tr_noop("removing MLPs keeps the ratio at 1,000, 1 block (full ÷ no MLP)"),
         "≈1",
         "full",
         "no_mlp",
@@ -1134,7 +1144,7 @@ PAPER_FINDINGS: tuple[tuple[str, str, str, str | None, int, float, float, bool],
         True,
     ),
     (
-        tr_noop("removing MLPs keeps the ratio at 1000, 2 blocks (full ÷ no MLP)"),
+        tr_noop("removing MLPs keeps the ratio at 1,000, 2 blocks (full ÷ no MLP)"),
         "≈1",
         "full_x2",
         "no_mlp_x2",
@@ -1196,7 +1206,12 @@ def compare_with_paper(points: Sequence[Point], table_bits: float) -> list[Findi
             if other is not None:
                 value /= mean_bits_per_param(points, other, exposures, h)
             values.append(value)
-        agrees = all(low <= v <= high for v in values) if in_scope and values else None
+        above = paper.startswith(">")  # "more than": above ``low``, not at it
+        agrees = (
+            all((low < v if above else low <= v) and v <= high for v in values)
+            if in_scope and values
+            else None
+        )
         findings.append(
             Finding(table_text(label), paper, tuple(sizes), tuple(values), low, high, agrees)
         )

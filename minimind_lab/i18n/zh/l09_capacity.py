@@ -9,15 +9,15 @@ ZH: dict[str, str] = {
     "two MiniMind2 blocks (SwiGLU MLPs)": "两个 MiniMind2 块（SwiGLU MLP）",
     "two blocks, no MLPs (removed)": "两个块，无 MLP（直接移除）",
     # lessons/l09_capacity.py: the paper's findings
-    "~2 bits/param at 1000 exposures, 1 block": "曝光 1000 次约 2 比特/参数，1 个块",
-    "~2 bits/param at 1000 exposures, 2 blocks": "曝光 1000 次约 2 比特/参数，2 个块",
+    "~2 bits/param at 1,000 exposures, 1 block": "曝光 1,000 次约 2 比特/参数，1 个块",
+    "~2 bits/param at 1,000 exposures, 2 blocks": "曝光 1,000 次约 2 比特/参数，2 个块",
     "≥1 bit/param at 100 exposures, 1 block": "曝光 100 次至少 1 比特/参数，1 个块",
     "≥1 bit/param at 100 exposures, 2 blocks": "曝光 100 次至少 1 比特/参数，2 个块",
-    "removing MLPs keeps the ratio at 1000, 1 block (full ÷ no MLP)": (
-        "曝光 1000 次时去掉 MLP 比值不变，1 个块（完整 ÷ 无 MLP）"
+    "removing MLPs keeps the ratio at 1,000, 1 block (full ÷ no MLP)": (
+        "曝光 1,000 次时去掉 MLP 比值不变，1 个块（完整 ÷ 无 MLP）"
     ),
-    "removing MLPs keeps the ratio at 1000, 2 blocks (full ÷ no MLP)": (
-        "曝光 1000 次时去掉 MLP 比值不变，2 个块（完整 ÷ 无 MLP）"
+    "removing MLPs keeps the ratio at 1,000, 2 blocks (full ÷ no MLP)": (
+        "曝光 1,000 次时去掉 MLP 比值不变，2 个块（完整 ÷ 无 MLP）"
     ),
     "removing MLPs costs >1.5× at 100, 1 block (full ÷ no MLP)": (
         "曝光 100 次时去掉 MLP 降到不足 1/1.5，1 个块（完整 ÷ 无 MLP）"
