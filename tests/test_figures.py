@@ -351,7 +351,7 @@ def test_only_builds_just_the_named_figures(tmp_path: Path, capsys) -> None:
     assert main(["--only", CHEAP[0], "--only", f"{CHEAP[1]}, ", "--out", str(tmp_path)]) == 0
     assert set(_snapshot(tmp_path)) == {f"{n}.{fmt}" for n in CHEAP for fmt in FORMATS}
     out = capsys.readouterr().out
-    assert "[1/2]" in out and "[2/2]" in out and "4 file(s) written" in out
+    assert "[1/2 figures" in out and "[2/2 figures" in out and "4 file(s) written" in out
     assert main(["--only", CHEAP[0], "--out", str(tmp_path)]) == 0  # same bytes: left alone
     assert "0 file(s) written, 2 unchanged" in capsys.readouterr().out
 

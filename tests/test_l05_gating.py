@@ -86,13 +86,16 @@ def test_table_lines_up_by_display_width() -> None:
 
 
 def test_contender_labels_follow_the_notebook_language() -> None:
-    """A plain contender's name is a label, translated as the plots translate it; a GLU
-    variant's name is the same in every language; an unknown name comes back as it is."""
-    assert [l05.contender_label(n) for n in ("Plain SiLU", "SwiGLU")] == ["Plain SiLU", "SwiGLU"]
+    """A plain contender's name is a label, translated as the plots translate it, and so is the
+    bilinear variant's; the other GLU variants' names (acronyms) are the same in every language;
+    an unknown name comes back as it is."""
+    names = ("Plain SiLU", "SwiGLU", "Bilinear")
+    assert [l05.contender_label(n) for n in names] == list(names)
     with language("zh"):
         labels = [l05.contender_label(n) for n in l05.BUDGET_CONTENDERS]
         assert labels[:3] == ["朴素 ReLU", "朴素 GELU", "朴素 SiLU"]
-        assert labels[3:] == list(ml.GLU_VARIANTS)
+        variants = [n if n != "Bilinear" else "双线性" for n in ml.GLU_VARIANTS]
+        assert labels[3:] == variants
         assert l05.contender_label("my own FFN") == "my own FFN"
 
 
@@ -101,6 +104,10 @@ def test_loss_and_percentage_point_texts() -> None:
     assert l05.loss_text(1e-7) == "< 1e-6"
     assert l05.loss_text(1e-6) == "1e-06"
     assert l05.percentage_points([0.12, 0.1, -0.034]) == "+12, +10, -3"
+    assert l05.listing(["a: 1", "b: 2", "c: 3"]) == "a: 1, b: 2, c: 3"
+    with language("zh"):
+        assert l05.listing(["甲", "乙", "丙"]) == "甲；乙；丙"
+        assert l05.listing(["甲"]) == "甲"
 
 
 def test_gate_activations_are_act_of_gate_proj() -> None:

@@ -116,6 +116,7 @@ def test_tables_line_up_in_both_languages() -> None:
     assert published[-1].split()[3:] == llama3_70b
     comparison = l06.comparison_table(ml.version_comparison(768))
     assert "only if k > 1" in comparison and "if_top_k_gt_1" not in comparison
+    assert "dropout after down_proj" in comparison and " True " in comparison
     blocks = {"GQA": l06.block_weights(4096, 32, 8, 14336)}
     row = ["GQA", "8/32", "14336", "2.50", "10.50", "13.00"]
     assert l06.block_weights_table(blocks).splitlines()[1].split() == row
@@ -123,7 +124,10 @@ def test_tables_line_up_in_both_languages() -> None:
     with language("zh"):
         zh = l06.rounding_table((512,)).splitlines()
         assert zh[0].split()[1:3] == ["精确值", "取整前"]
-        tables += [zh, l06.comparison_table(ml.version_comparison(768)).splitlines()]
+        zh_comparison = l06.comparison_table(ml.version_comparison(768))
+        assert "True" not in zh_comparison and "False" not in zh_comparison  # 是/否
+        assert [l06.truth(True), l06.truth(False)] == ["是", "否"]
+        tables += [zh, zh_comparison.splitlines()]
     for table in tables:  # right-aligned last column: every line ends in the same display column
         assert len({display_width(line) for line in table}) == 1, table
 

@@ -316,3 +316,14 @@ def test_moe_comparison_table_prints_the_moe_rows_in_the_reader_s_language() -> 
     assert len({display_width(line) for line in chinese}) == 1  # right-aligned: same width
     with pytest.raises(ValueError, match="lacks"):
         l10.moe_comparison_table({"FFN width m": (1, 2)}, 640)
+
+
+def test_parameter_count_and_truth_texts_follow_the_language() -> None:
+    from minimind_lab.i18n import language
+
+    assert l10.parameter_count_text(9_953_280) == "9.95 M"
+    assert l10.truth(True) == "True"
+    with language("zh"):
+        assert l10.parameter_count_text(9_953_280) == "约 995 万"
+        assert l10.parameter_count_text(16_591_360) == "约 1,659 万"
+        assert [l10.truth(True), l10.truth(False)] == ["是", "否"]

@@ -651,7 +651,8 @@ def warp_table(
         lo, hi = scales[act].min().item(), scales[act].max().item()
         bent = pad(f"{int((bend > bent_above).sum())} / {len(bend)}", 14, ">")
         lines.append(
-            f"{act:<5}{bend.max().item():>13.2f}{bent}"
+            pad(tr("none") if act == "none" else act, 5)
+            + f"{bend.max().item():>13.2f}{bent}"
             + tr("{lo:>8.2f} to {hi:<5.2f}", lo=lo, hi=hi)
             + f"{folded[act]:>7.0%}{flattened[act]:>7.0%}"
         )
@@ -673,8 +674,9 @@ def results_table(
     """The experiment's table: accuracy and final loss of each model on each seed, then the best
     straight line's accuracy and the floor (lowest linear loss) on each seed.
 
-    ``runs``: ``(name, seed) → StackResult`` for every name in ``names`` (``"single layer"`` is
-    labelled in the current language; activation names stay as they are) and seed in ``seeds``;
+    ``runs``: ``(name, seed) → StackResult`` for every name in ``names`` (``"single layer"`` and
+    ``"none"`` are labelled in the current language; activation names stay as they are) and seed
+    in ``seeds``;
     ``best``, ``floor``: seed → accuracy in ``[0, 1]``, seed → loss.
     """
     seed_heads = "".join(pad(tr("seed {seed}", seed=s), 8, ">") for s in seeds)
@@ -692,7 +694,7 @@ def results_table(
     ]
     for name in names:
         accs = [runs[name, seed].accuracy for seed in seeds]
-        label = tr("single layer") if name == "single layer" else name
+        label = {"single layer": tr("single layer"), "none": tr("none")}.get(name, name)
         lines.append(
             pad(label, 12)
             + f"{count_parameters(runs[name, seeds[0]].model):>8,}"

@@ -18,7 +18,7 @@ from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
 from ..activations import activation_derivative, get_activation
 from ..attention import RMSNorm
-from ..i18n import tr
+from ..i18n import tr, tr_noop
 from ..i18n.table import text_table
 
 __all__ = [
@@ -59,6 +59,12 @@ _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 #: The stacks of lesson 03's depth experiment: ``h ← f(Wh)``, ``h ← h + f(Wh)`` and the
 #: pre-norm residual ``h ← h + f(W·RMSNorm(h))`` (the layout of lesson 01's block).
 STACK_BLOCKS: tuple[str, ...] = ("plain", "residual", "prenorm")
+#: How ``block_table`` heads each kind of stack (translated where it is printed).
+_BLOCK_LABELS: dict[str, str] = {
+    "plain": tr_noop("plain"),
+    "residual": tr_noop("residual"),
+    "prenorm": tr_noop("prenorm"),
+}
 
 
 @dataclass(frozen=True)
@@ -707,7 +713,14 @@ def block_table(sweeps: Mapping[str, DepthSweep]) -> str:
     if not sweeps:
         raise ValueError("block_table needs at least one sweep, got none")
     first = next(iter(sweeps.values()))
-    head = [tr("{block}, {n} seeds", block=block, n=len(s.seeds)) for block, s in sweeps.items()]
+    head = [
+        tr(
+            "{block}, {n} seeds",
+            block=tr(_BLOCK_LABELS[block]) if block in _BLOCK_LABELS else block,
+            n=len(s.seeds),
+        )
+        for block, s in sweeps.items()
+    ]
     rows = []
     for name in first.norms:
         factors = [[s.decay_per_layer(name, k) for k in s.seeds] for s in sweeps.values()]

@@ -23,9 +23,10 @@ Probes and experiments for lesson 05, each returning plain results for the plots
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -61,6 +62,7 @@ __all__ = [
     "initial_contender",
     "loss_text",
     "mirror_gap",
+    "listing",
     "percentage_points",
     "product_target",
     "race_inputs",
@@ -671,10 +673,17 @@ def _census_of(result: BudgetResult, name: str, closed_below: float) -> GateCens
 # --- what the notebook prints --------------------------------------------------------------------
 
 
+#: The one GLU variant named by a word rather than an acronym, so named in the reader's language.
+_TRANSLATED_VARIANTS = (tr_noop("Bilinear"),)
+
+
 def contender_label(name: str) -> str:
-    """A race contender's name as a reader sees it: a plain FFN's label in the notebook's language
-    (``"Plain SiLU"``), a GLU variant's name (``"SwiGLU"``) as it is, in every language."""
+    """A race contender's name as a reader sees it: a plain FFN's label and the bilinear variant's
+    in the notebook's language (``"Plain SiLU"``, ``"Bilinear"``), the other GLU variants' names
+    (``"SwiGLU"``) as they are, in every language."""
     if name in BUDGET_CONTENDERS and BUDGET_CONTENDERS[name][0] == "plain":
+        return tr(name)
+    if name in _TRANSLATED_VARIANTS:
         return tr(name)
     return name
 
@@ -704,6 +713,14 @@ def loss_text(value: float) -> str:
     """A loss as the race prints it: two significant digits, or ``"< 1e-6"`` below ``1e-6``,
     where a float32 loss is rounding noise whose digits change from machine to machine."""
     return "< 1e-6" if value < 1e-6 else f"{value:.2g}"
+
+
+def listing(entries: Iterable[str]) -> str:
+    """Printed entries on one line, separated as the reader's language separates them
+    (``"a, b"`` in English, ``"a；b"`` in Chinese)."""
+    return functools.reduce(
+        lambda before, after: tr("{before}, {after}", before=before, after=after), entries
+    )
 
 
 def percentage_points(changes: Sequence[float]) -> str:

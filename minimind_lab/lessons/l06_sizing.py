@@ -61,6 +61,7 @@ __all__ = [
     "rounding_table",
     "timing_verdict",
     "width_budget",
+    "truth",
 ]
 
 
@@ -557,6 +558,12 @@ _ASPECTS = (
 )
 #: The MoE rescaling rule's codes, in words.
 _RESCALING = {"if_top_k_gt_1": tr_noop("only if k > 1"), "always": tr_noop("always")}
+_TRUTH = {True: tr_noop("True"), False: tr_noop("False")}
+
+
+def truth(value: bool) -> str:
+    """A yes/no fact as printed: ``"True"``/``"False"`` in English, 是/否 in Chinese."""
+    return tr(_TRUTH[bool(value)])
 
 
 def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
@@ -564,6 +571,8 @@ def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
     minimind-3's, the MoE rescaling rule's codes in words."""
 
     def shown(value: object) -> str:
+        if isinstance(value, bool):
+            return truth(value)
         return (
             tr(_RESCALING[value]) if isinstance(value, str) and value in _RESCALING else str(value)
         )

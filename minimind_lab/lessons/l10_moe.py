@@ -16,11 +16,12 @@ import torch
 from torch import Tensor
 
 from .._checks import check_positive_int
-from ..i18n import tr, tr_noop
+from ..i18n import get_language, tr, tr_noop
 from ..i18n.table import text_table
 from ..minimind import FeedForward, MiniMindConfig
 from ..moe import MoEFeedForward
 from ..runtime import seeded
+from .l06_sizing import truth
 
 __all__ = [
     "AUX_LOSS_COEF",
@@ -41,6 +42,8 @@ __all__ = [
     "top_features",
     "top_only_change",
     "top_share",
+    "parameter_count_text",
+    "truth",
 ]
 
 #: The weight of the MoE load-balancing (auxiliary) loss in MiniMind's own code, added to the
@@ -84,6 +87,15 @@ def moe_comparison_table(comparison: Mapping[str, tuple[object, object]], hidden
 
     rows = [[tr(aspect), *(shown(value) for value in comparison[aspect])] for aspect in MOE_ASPECTS]
     return text_table([f"h = {hidden_size}", "MiniMind2", "minimind-3"], rows)
+
+
+def parameter_count_text(count: int) -> str:
+    """A parameter count as a sentence prints it, in the reader's number units: millions with two
+    decimals in English (``"9.95 M"``), whole 万 (ten thousands) in Chinese (``"约 995 万"``)."""
+    check_positive_int("count", count)
+    if get_language() == "zh":  # the catalogue keeps a text's fields; this changes the unit
+        return f"约 {count / 1e4:,.0f} 万"
+    return f"{count / 1e6:.2f} M"
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def plot_gate_distribution(
         ax.minorticks_off()  # log axes draw dozens of unlabelled minor ticks; slow and not needed
         finish(
             ax,
-            title=(titles or {}).get(name, name),
+            title=(titles or {}).get(name, contender_label(name)),
             xlabel=tr("gate value"),
             ylabel=tr("density (log)") if ax is axes[0] else None,
             legend=ax is axes[0],

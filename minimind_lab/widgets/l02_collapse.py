@@ -128,7 +128,9 @@ def activation_warps_the_plane_widget() -> InteractivePlot:
     Every model is trained when the widget is built, and a redraw only draws.
     """
     dropdown = widgets.Dropdown(
-        options=list(STACK_ACTIVATIONS), value="relu", description=tr("activation")
+        options=[(tr("none") if a == "none" else a, a) for a in STACK_ACTIVATIONS],
+        value="relu",
+        description=tr("activation"),
     )
     return InteractivePlot(
         {"activation": dropdown},

@@ -44,6 +44,7 @@ ZH: dict[str, str] = {
     "seed {seed}": "种子 {seed}",
     "mean": "平均",
     "single layer": "单层",
+    "none": "无",
     "best straight line": "最好的直线",
     "floor: lowest linear loss": "下限：线性模型的最低损失",
     # widgets/l02_collapse.py

@@ -38,6 +38,9 @@ ZH: dict[str, str] = {
     "÷ weighted rule": "÷ 加权经验法则",
     "layer": "层",
     "{block}, {n} seeds": "{block}（{n} 个种子）",
+    "plain": "普通堆叠",
+    "residual": "残差",
+    "prenorm": "Pre-Norm",
     # widgets/l03_activations.py
     "<b>{name}</b>: f(x) = {formula}<br>"
     "on [{lo:g}, {hi:g}]: lowest f = {lowest:.3f} at x = {at:.3f}; "

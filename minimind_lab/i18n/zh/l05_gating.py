@@ -10,6 +10,9 @@ ZH: dict[str, str] = {
     "Plain ReLU": "朴素 ReLU",
     "Plain GELU": "朴素 GELU",
     "Plain SiLU": "朴素 SiLU",
+    "Bilinear": "双线性",
+    # a printed list (lessons/l05_gating.py: listing)
+    "{before}, {after}": "{before}；{after}",
     "{params} weights each: training loss\n(line: mean of {seeds} seeds, band: lowest–highest)": (
         "各 {params} 个权重：训练损失\n（线：{seeds} 个种子的均值；色带：最低–最高）"
     ),

@@ -50,17 +50,17 @@ ZH: dict[str, str] = {
     "shared S": "共享专家 S",
     "A small mixture of experts: routing and parameters": "一个小型混合专家层：路由与参数量",
     # exercises/routing.py
-    "rescaled to sum to one": "重新缩放为和为 1",
+    "rescaled to sum to one": "已重新归一化，使和为 1",
     "raw softmax scores": "原始 softmax 分数",
     "your routing picks the same experts and weights ({mode}) on {n} cases.": (
         "你的路由在 {n} 个用例上选出的专家和权重（{mode}）都与参考一致。"
     ),
     "the weights are not rescaled to sum to one (divide by their sum over the k)": (
-        "权重没有重新缩放为和为 1（除以这 k 个权重之和）"
+        "权重没有重新归一化（使和为 1，即除以这 k 个权重之和）"
     ),
     "the weights are rescaled to sum to one; here the raw softmax scores are "
     "expected (MiniMind2 with top_k = 1 keeps them)": (
-        "权重被重新缩放为和为 1；这里要的是原始 softmax 分数（MiniMind2 在 top_k = 1 时保留它们）"
+        "权重被重新归一化（使和为 1）；这里要的是原始 softmax 分数（MiniMind2 在 top_k = 1 时保留它们）"
     ),
     "the weights are the raw logits; apply the softmax over the experts first": (
         "权重是原始 logits；要先在专家维上做 softmax"
@@ -78,7 +78,7 @@ ZH: dict[str, str] = {
     ),
     "your code calls the package's own routing (MoEFeedForward.route, or the checker's "
     "reference top_k_routing); write the softmax, the top k and the rescaling yourself": (
-        "你的代码调用了本包自己的路由（MoEFeedForward.route，或检查器的参考实现 top_k_routing）；请自己写出 softmax、取前 k 个和重新缩放"
+        "你的代码调用了本包自己的路由（MoEFeedForward.route，或检查器的参考实现 top_k_routing）；请自己写出 softmax、取前 k 个和重新归一化"
     ),
     "exp of a large logit overflows (softmax subtracts the maximum first), and dividing by "
     "a sum of weights that is 0 gives 0/0": (
