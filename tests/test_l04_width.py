@@ -4,7 +4,6 @@ control, sparsity, plots and the widget."""
 from __future__ import annotations
 
 import io
-import unicodedata
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 import minimind_lab as ml
-from minimind_lab.i18n import language
+from minimind_lab.i18n import language, table
 from minimind_lab.lessons import l04
 from minimind_lab.plots.style import PALETTE, series_style
 from minimind_lab.widgets import WIDGET_REGISTRY
@@ -156,6 +155,63 @@ def test_a_batched_copy_follows_the_single_fit_it_stands_for() -> None:
     losses = ml.fit(alone, task.inputs, task.targets, steps=50, lr=l04.SETUP.lr)
     copy = l04.fit_width("relu", 4.0, steps=50).fits[0]
     for a, b in zip(losses, copy.losses, strict=True):
+        assert abs(a - b) <= 1e-4 * a
+
+
+def test_copy_adam_moves_each_copy_as_ml_adam_at_its_own_rate() -> None:
+    gen = torch.Generator().manual_seed(0)
+    start = torch.randn(3, 4, 5, generator=gen)
+    grads = [torch.randn(3, 4, 5, generator=gen) for _ in range(20)]
+    lrs = (0.01, 0.03, 0.1)
+    stacked = torch.nn.Parameter(start.clone())
+    copy_adam = l04.CopyAdam([stacked], lrs)
+    alone = [torch.nn.Parameter(start[k].clone()) for k in range(3)]
+    adams = [ml.Adam([w], lr=lr) for w, lr in zip(alone, lrs, strict=True)]
+    for grad in grads:
+        stacked.grad = grad.clone()
+        copy_adam.step()
+        for k, (w, adam) in enumerate(zip(alone, adams, strict=True)):
+            w.grad = grad[k].clone()
+            adam.step()
+    for k in range(3):  # the same operations in the same order: equal bit for bit
+        assert torch.equal(stacked.detach()[k], alone[k].detach())
+    with pytest.raises(ValueError, match="one slice per copy"):
+        l04.CopyAdam([torch.nn.Parameter(torch.zeros(2, 4))], lrs)
+    with pytest.raises(ValueError, match="positive finite"):
+        l04.CopyAdam([stacked], (0.01, 0.0, 0.1))
+
+
+def test_fit_rates_gives_each_rate_the_runs_of_its_own_batch() -> None:
+    # The rate scan's claim: training the rates together changes no run. Each rate's runs are
+    # the ones fit_group trains at that rate alone, bit for bit (the same operations in the
+    # same order), for a plain FFN and the deeper control alike.
+    for widths in ((8, 8, 8), (8, 16, 16, 16, 16, 8)):
+        together = l04.fit_rates(("relu", "silu"), widths, (0.01, 0.1), seeds=(0, 1), **QUICK)
+        assert list(together) == [0.01, 0.1]
+        for lr, runs in together.items():
+            alone = l04.fit_group(("relu", "silu"), widths, seeds=(0, 1), lr=lr, **QUICK)
+            for act in ("relu", "silu"):
+                assert runs[act].lr == lr and runs[act].seeds == (0, 1)
+                for mine, theirs in zip(runs[act].fits, alone[act].fits, strict=True):
+                    assert mine.losses == theirs.losses
+                    assert torch.equal(mine.prediction, theirs.prediction)
+    first = l04.fit_rates(("relu", "silu"), (8, 8, 8), (0.01, 0.1), seeds=(0, 1), **QUICK)
+    again = l04.fit_rates(("relu", "silu"), (8, 8, 8), (0.01, 0.1), seeds=(0, 1), **QUICK)
+    assert again[0.1]["relu"].final_losses == first[0.1]["relu"].final_losses  # cached ...
+    assert again[0.1]["relu"].fits[0].model is not first[0.1]["relu"].fits[0].model  # ... copies
+    with pytest.raises(ValueError, match="distinct"):
+        l04.fit_rates(("relu",), (8, 8, 8), (0.1, 0.1))
+    with pytest.raises(ValueError, match="start and end alike"):
+        l04.fit_rates(("relu",), (8, 8, 4), (0.1,))
+
+
+def test_a_copy_at_a_higher_rate_follows_the_single_fit_it_stands_for() -> None:
+    task = l04.make_width_task()
+    with ml.seeded(0):
+        alone = ml.PlainFFN(8, 32, "relu")
+    losses = ml.fit(alone, task.inputs, task.targets, steps=50, lr=0.1)
+    copy = l04.fit_rates(("relu", "tanh"), (8, 32, 8), (0.03, 0.1), steps=50)[0.1]["relu"]
+    for a, b in zip(losses, copy.fits[0].losses, strict=True):
         assert abs(a - b) <= 1e-4 * a
 
 
@@ -317,16 +373,17 @@ def test_the_printed_tables_hold_the_numbers_and_line_up_in_chinese() -> None:
         assert l04.sweep_table(sweep).splitlines()[0].startswith("MSE 中位数")
 
 
-def test_text_table_pads_by_display_width() -> None:
-    def columns(text: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-    table = l04.text_table(["名称", "x"], [["ab", 1], ["中文字", "22"], ["c", "333"]])
-    lines = table.splitlines()
-    assert len({columns(line) for line in lines}) == 1  # every row ends in the same column
-    assert lines[2].startswith("中文字") and lines[3].endswith("333")
-    with pytest.raises(ValueError, match="one entry per column"):
-        l04.text_table(["a", "b"], [["1"]])
+def test_the_tables_are_padded_by_the_courses_one_helper() -> None:
+    assert l04.text_table is table.text_table  # no display-width code of the lesson's own
+    sweep = l04.width_sweep(["relu", "sigmoid"], [0.5, 8.0], **QUICK)
+    with language("zh"):
+        lines = l04.sweep_table(sweep, show_rates=True).splitlines()
+    # Rows: header, ReLU, its rates, sigmoid, its rates, lowest, best two apart. Columns end at
+    # one display column, CJK labels (two columns a character) included: the rows with a last
+    # entry end together, and the others end together at the column before it.
+    assert lines[0].startswith("MSE 中位数") and len(lines) == 7
+    assert len({table.display_width(lines[i]) for i in (0, 1, 3)}) == 1
+    assert len({table.display_width(lines[i]) for i in (2, 4, 5, 6)}) == 1
 
 
 def test_hidden_activations_and_sparsity() -> None:

@@ -11,9 +11,10 @@ shows, on the number of parameters that comes with ``m``.
 Every setting is trained for several seeds. ``MLPBatch`` holds one copy of the network per
 activation and seed side by side and trains them all in one ``ml.fit`` loop: the copies share no
 weight, and Adam updates every weight on its own, so this is many independent trainings at a
-fraction of the cost. Everything here computes; ``plots/l04_width.py`` draws. Runs are cached by
-their arguments, so the lesson, its widget and its figure share them and a redraw after the first
-is instant.
+fraction of the cost. The learning-rate scan trains its extra rates the same way, one batch per
+shape (``RateBatch``, ``CopyAdam``: each copy at its own rate). Everything here computes;
+``plots/l04_width.py`` draws. Runs are cached by their arguments, so the lesson, its widget and its
+figure share them and a redraw after the first is instant.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -34,15 +34,18 @@ from .._threads import one_thread
 from ..activations import activation_label, get_activation
 from ..ffn import PlainFFN
 from ..i18n import tr
+from ..i18n.table import text_table
 from ..runtime import seeded
 from ..sizing import count_parameters
-from ..train import fit
+from ..train import Adam, fit
 from ._copies import check_member, check_names, check_seeds, linear_layers, own_gradients, per_block
 
 __all__ = [
     "SETUP",
+    "CopyAdam",
     "MLPBatch",
     "ParameterControl",
+    "RateBatch",
     "RateScan",
     "Setup",
     "SparsityStats",
@@ -57,6 +60,7 @@ __all__ = [
     "equal_parameter_control",
     "fit_group",
     "fit_mlp",
+    "fit_rates",
     "fit_width",
     "hidden_activations",
     "hidden_sparsity",
@@ -271,6 +275,99 @@ class MLPBatch(nn.Module):
         return module.eval()
 
 
+class CopyAdam(Adam):
+    """``ml.Adam`` for stacked copies, each at its own learning rate (as lesson 09's).
+
+    Every parameter is ``(C, ...)``, one slice per copy, and ``lrs`` holds the ``C`` rates. Copy
+    ``k`` takes the step ``ml.Adam(lr=lrs[k])`` would take from the same gradients: the same
+    operations in the same order, the step size ``lr / (1 - β₁ᵗ)`` read per copy and rounded to
+    the parameter's dtype as ``ml.Adam`` rounds it.
+    """
+
+    def __init__(self, parameters: Iterable[Tensor], lrs: Sequence[float]) -> None:
+        lrs = tuple(lrs)
+        for lr in lrs:
+            ok = isinstance(lr, (int, float)) and not isinstance(lr, bool) and math.isfinite(lr)
+            if not ok or not lr > 0:
+                raise ValueError(f"a copy's lr must be a positive finite number, got {lr!r}")
+        if not lrs:
+            raise ValueError("CopyAdam needs one learning rate per copy, got none")
+        super().__init__(parameters, lr=max(lrs))
+        for p in self.parameters:
+            if p.dim() == 0 or p.shape[0] != len(lrs):
+                raise ValueError(
+                    f"every parameter must be (C={len(lrs)}, ...), one slice per copy; got shape "
+                    f"{tuple(p.shape)}"
+                )
+        self.lrs = torch.tensor([float(lr) for lr in lrs], dtype=torch.float64)  # (C,)
+
+    @torch.no_grad()
+    def step(self) -> None:
+        """Move every parameter that has a gradient by one Adam step, each copy at its rate."""
+        b1, b2 = self.beta1, self.beta2
+        for i, p in enumerate(self.parameters):
+            if p.grad is None:
+                continue
+            self.steps[i] += 1
+            t = float(self.steps[i])
+            self.avg[i].lerp_(p.grad, 1 - b1)  # running mean of the gradient
+            self.avg_sq[i].mul_(b2).addcmul_(p.grad, p.grad, value=1 - b2)  # ... of its square
+            step_size = (self.lrs / (1 - b1**t)).to(p.device, p.dtype)  # (C,): per copy
+            denom = (self.avg_sq[i].sqrt() / (1 - b2**t) ** 0.5).add_(self.eps)
+            # ml.Adam: p + (-step_size)·avg / denom, with the step size per copy
+            p.addcdiv_(step_size.view(-1, *[1] * (p.dim() - 1)) * self.avg[i], denom, value=-1)
+
+
+class RateBatch(MLPBatch):
+    """``MLPBatch``'s copies once per learning rate in ``lrs``, side by side (``fit_rates``).
+
+    Copy ``(act, lr, seed)`` starts from the weights of ``MLPBatch``'s copy ``(act, seed)``; the
+    copies are ordered activation by activation, rates within, seeds within rates (``copies``;
+    ``copy_lrs`` gives each copy's rate). ``fit_rates``'s loss is a sum over the rates of the
+    mean over that rate's copies, and ``forward`` scales the gradient back by the copies per rate,
+    so each copy's gradient is computed as in its rate's own ``MLPBatch``.
+    """
+
+    def __init__(
+        self,
+        widths: Sequence[int],
+        acts: Sequence[str],
+        seeds: Sequence[int],
+        lrs: Sequence[float],
+    ) -> None:
+        super().__init__(widths, acts, seeds)
+        self.lrs = _check_lrs(lrs)
+        shape = (len(self.acts), len(self.lrs), len(self.seeds))
+        self.copies = tuple(
+            (act, lr, seed) for act in self.acts for lr in self.lrs for seed in self.seeds
+        )
+        self.copy_lrs = tuple(lr for _, lr, _ in self.copies)
+        self.weights = nn.ParameterList(
+            nn.Parameter(  # (A·S, ...) -> (A, L, S, ...) -> (A·L·S, ...): one copy per rate
+                w.detach()
+                .unflatten(0, (shape[0], 1, shape[2]))
+                .expand(*shape, *w.shape[1:])
+                .flatten(0, 2)
+                .clone()
+            )
+            for w in self.weights
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``x``: ``(C, N, widths[0])`` → ``(C, N, widths[-1])``, copy by copy."""
+        if x.dim() != 3 or x.shape[0] != len(self.copies) or x.shape[2] != self.widths[0]:
+            raise ValueError(
+                f"input has shape {tuple(x.shape)}; expected (C={len(self.copies)}, N, "
+                f"{self.widths[0]})"
+            )
+        for i, w in enumerate(self.weights):
+            x = torch.bmm(x, w.transpose(1, 2))  # (C, N, widths[i+1]): each copy its own matrix
+            if i < len(self.weights) - 1:  # each activation on its own block of copies
+                x = per_block(self.act_fns, x, len(self.lrs) * len(self.seeds))
+        # the loss holds one mean per rate: undo its 1/(copies per rate) in the backward pass
+        return own_gradients(x, len(self.copies) // len(self.lrs))
+
+
 @dataclass(frozen=True)
 class WidthFit:
     """One trained network (one seed) on the width task and what it achieved.
@@ -412,25 +509,37 @@ def _cached_group(
             fit(model, x, y, loss="mse", steps=steps, lr=lr)
     finally:
         handle.remove()
-    losses = torch.stack(per_step[:steps]).T.tolist()  # (C, steps)
     with torch.no_grad(), one_thread():
         prediction = model(x)  # (C, N, h)
-    fits: dict[str, list[WidthFit]] = {act: [] for act in acts}
-    for k, (act, seed) in enumerate(model.copies):
+    return _runs_by_rate(model, per_step[:steps], prediction, [lr] * n_copies)[lr]
+
+
+def _runs_by_rate(
+    model: MLPBatch, per_step: list[Tensor], prediction: Tensor, copy_lrs: Sequence[float]
+) -> dict[float, dict[str, WidthRuns]]:
+    """A trained batch's copies as ``{lr: {act: WidthRuns}}``: ``per_step`` holds every copy's
+    MSE ``(C,)`` at every step, ``prediction`` is ``(C, N, h)`` after training, and copy ``k``
+    trained at ``copy_lrs[k]``."""
+    losses = torch.stack(per_step).T.tolist()  # (C, steps)
+    fits: dict[float, dict[str, list[WidthFit]]] = {}
+    for k, (copy_, lr) in enumerate(zip(model.copies, copy_lrs, strict=True)):
+        act, seed = copy_[0], copy_[-1]
         member = model.member(k)
-        fits[act].append(
-            WidthFit(
-                act,
-                widths,
-                seed,
-                count_parameters(member),
-                tuple(losses[k]),
-                prediction[k].clone(),
-                member,
-                lr,
-            )
+        fit_ = WidthFit(
+            act,
+            model.widths,
+            seed,
+            count_parameters(member),
+            tuple(losses[k]),
+            prediction[k].clone(),
+            member,
+            lr,
         )
-    return {act: WidthRuns(tuple(runs)) for act, runs in fits.items()}
+        fits.setdefault(lr, {}).setdefault(act, []).append(fit_)
+    return {
+        lr: {act: WidthRuns(tuple(runs)) for act, runs in by_act.items()}
+        for lr, by_act in fits.items()
+    }
 
 
 def _copy_runs(runs: WidthRuns) -> WidthRuns:
@@ -482,6 +591,76 @@ def fit_group(
         _device_key(device),
     )
     return {act: _copy_runs(r) for act, r in runs.items()}
+
+
+@lru_cache(maxsize=32)
+def _cached_rates(
+    acts: tuple[str, ...],
+    widths: tuple[int, ...],
+    seeds: tuple[int, ...],
+    steps: int,
+    lrs: tuple[float, ...],
+    task_key: tuple[int, int, int],
+    device: str,
+) -> dict[float, dict[str, WidthRuns]]:
+    task = _cached_task(*task_key, device)
+    model = RateBatch(widths, acts, seeds, lrs).to(device)
+    n_copies = len(model.copies)
+    x = task.inputs.expand(n_copies, -1, -1)  # (C, N, h): every copy sees the same tokens
+    y = task.targets.expand(n_copies, -1, -1)  # (C, N, h)
+    per_rate = y.numel() // len(lrs)  # the entries one rate's copies hold
+    adam = CopyAdam(model.parameters(), model.copy_lrs)
+    per_step: list[Tensor] = []  # each copy's own MSE at every step
+    model.train()
+    with one_thread():
+        for _ in range(steps):  # ml.fit's loop, with CopyAdam and one mean per rate
+            adam.zero_grad()
+            squared = (model(x) - y).pow(2)  # (C, N, h)
+            per_step.append(squared.detach().mean(dim=(1, 2)))  # (C,)
+            # Σ over rates of the mean over that rate's copies: each entry's gradient is the one
+            # ml.fit's mean over one rate's batch gives it
+            (squared.sum() / per_rate).backward()
+            adam.step()
+        model.eval()
+        with torch.no_grad():
+            prediction = model(x)  # (C, N, h)
+    return _runs_by_rate(model, per_step, prediction, model.copy_lrs)
+
+
+def fit_rates(
+    acts: Sequence[str],
+    widths: Sequence[int],
+    lrs: Sequence[float],
+    seeds: Sequence[int] = SETUP.seeds,
+    steps: int = SETUP.steps,
+    n_tokens: int = SETUP.n_tokens,
+    task_seed: int = SETUP.task_seed,
+    device: str | torch.device | None = None,
+) -> dict[float, dict[str, WidthRuns]]:
+    """``fit_group`` at every learning rate in ``lrs``, trained together: ``{lr: {act: runs}}``.
+
+    One ``RateBatch`` holds every (activation, rate, seed) copy and ``CopyAdam`` moves each at its
+    own rate; the loss is the sum over the rates of the mean over that rate's copies. Each copy's
+    forward pass, gradient and Adam step are then the operations ``fit_group(acts, widths,
+    lr=lr)`` runs for it, so each rate's runs are that call's (bit for bit under one arithmetic),
+    from one training loop instead of ``len(lrs)``. Cached like ``fit_group``.
+    """
+    acts = _check_group(acts)
+    widths = _check_widths(widths)
+    if widths[0] != widths[-1]:
+        raise ValueError(f"the task maps h to h: widths must start and end alike, got {widths!r}")
+    _check_task_args(widths[0], n_tokens, task_seed)
+    check_positive_int("steps", steps)
+    runs = _cached_rates(
+        acts,
+        widths,
+        check_seeds(seeds),
+        steps,
+        _check_lrs(lrs),
+        (widths[0], n_tokens, task_seed),
+        _device_key(device),
+    )
+    return {lr: {act: _copy_runs(r) for act, r in by_act.items()} for lr, by_act in runs.items()}
 
 
 def _default_group(act: str, group: Sequence[str] | None) -> tuple[str, ...]:
@@ -572,6 +751,23 @@ def equal_parameter_control(
     """
     if not activations:
         raise ValueError("equal_parameter_control needs at least one activation")
+    wide_shape, deep_shape, parameters = _control_shapes(
+        hidden_size, ratio, deep_width, deep_layers
+    )
+    acts = _check_group(activations)
+    return ParameterControl(
+        wide=fit_group(acts, wide_shape, **kwargs),
+        deep=fit_group(acts, deep_shape, **kwargs),
+        linear=fit_group(("identity",), wide_shape, **kwargs)["identity"],
+        parameters=parameters,
+    )
+
+
+def _control_shapes(
+    hidden_size: int, ratio: float, deep_width: int, deep_layers: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """The control's wide shape ``(h, ratio·h, h)``, its deep shape and their common number of
+    weights; ``ValueError`` unless the two counts are equal."""
     check_positive_int("deep_width", deep_width)
     check_positive_int("deep_layers", deep_layers)
     m = ratio_to_width(hidden_size, ratio)
@@ -586,13 +782,7 @@ def equal_parameter_control(
             f"the control needs equal parameters: {wide_shape} has {counts[wide_shape]:,}, "
             f"{deep_shape} has {counts[deep_shape]:,}"
         )
-    acts = _check_group(activations)
-    return ParameterControl(
-        wide=fit_group(acts, wide_shape, **kwargs),
-        deep=fit_group(acts, deep_shape, **kwargs),
-        linear=fit_group(("identity",), wide_shape, **kwargs)["identity"],
-        parameters=counts[wide_shape],
-    )
+    return wide_shape, deep_shape, counts[wide_shape]
 
 
 def hidden_activations(ffn: PlainFFN, inputs: Tensor) -> Tensor:
@@ -714,30 +904,57 @@ def rate_scan(
     lrs: Sequence[float] = SETUP.lr_ladder,
     activations: Sequence[str] = WIDTH_ACTIVATIONS,
     ratios: Sequence[float] = WIDTH_RATIOS,
+    hidden_size: int = SETUP.hidden_size,
     **kwargs: object,
 ) -> RateScan:
-    """``width_sweep`` once per learning rate in ``lrs`` (cached, so the lesson's own rate reuses
-    the sweep). ``kwargs`` go to ``width_sweep`` (``hidden_size``, ``seeds``, ``steps``, ...)."""
+    """``width_sweep`` once per learning rate in ``lrs``. The first rate's sweep is
+    ``width_sweep``'s own (cached, so the lesson's sweep at its rate is reused); the other rates
+    train together, one ``fit_rates`` batch per width, with the same runs as their own sweeps.
+    ``kwargs`` go to ``fit_group`` and ``fit_rates`` (``seeds``, ``steps``, ...)."""
     if "lr" in kwargs:
         raise ValueError("rate_scan takes its rates as lrs, not lr")
-    return RateScan(
-        {lr: width_sweep(activations, ratios, lr=lr, **kwargs) for lr in _check_lrs(lrs)}
-    )
+    lrs = _check_lrs(lrs)
+    acts = _check_group(activations)
+    first = width_sweep(acts, ratios, hidden_size, lr=lrs[0], **kwargs)
+    shapes = [(hidden_size, ratio_to_width(hidden_size, r), hidden_size) for r in ratios]
+    rest = [fit_rates(acts, shape, lrs[1:], **kwargs) for shape in shapes] if lrs[1:] else []
+    sweeps = {lrs[0]: first}
+    for lr in lrs[1:]:
+        sweeps[lr] = {act: [per_width[lr][act] for per_width in rest] for act in acts}
+    return RateScan(sweeps)
 
 
-def best_rate_control(lrs: Sequence[float] = SETUP.lr_ladder, **kwargs: object) -> ParameterControl:
+def best_rate_control(
+    lrs: Sequence[float] = SETUP.lr_ladder,
+    activations: Sequence[str] = WIDTH_ACTIVATIONS,
+    hidden_size: int = SETUP.hidden_size,
+    ratio: float = SETUP.control_ratio,
+    deep_width: int = SETUP.deep_width,
+    deep_layers: int = SETUP.deep_layers,
+    **kwargs: object,
+) -> ParameterControl:
     """``equal_parameter_control`` at every rate in ``lrs``, each shape and activation (and the
-    linear shape) read at its own best rate (``best_rate``); ``kwargs`` go to
-    ``equal_parameter_control``."""
+    linear shape) read at its own best rate (``best_rate``). The wide shape's runs are
+    ``rate_scan``'s at its width (cached, so the lesson's scan is reused); the deep and the
+    linear shape train all their rates together (``fit_rates``). ``kwargs`` go to ``fit_group``
+    and ``fit_rates``."""
     if "lr" in kwargs:
         raise ValueError("best_rate_control takes its rates as lrs, not lr")
-    controls = [equal_parameter_control(lr=lr, **kwargs) for lr in _check_lrs(lrs)]
-    first = controls[0]
+    lrs = _check_lrs(lrs)
+    if not activations:
+        raise ValueError("best_rate_control needs at least one activation")
+    wide_shape, deep_shape, parameters = _control_shapes(
+        hidden_size, ratio, deep_width, deep_layers
+    )
+    acts = _check_group(activations)
+    wide = rate_scan(lrs, acts, (ratio,), hidden_size, **kwargs).sweeps  # {lr: {act: [runs]}}
+    deep = fit_rates(acts, deep_shape, lrs, **kwargs)
+    linear = fit_rates(("identity",), wide_shape, lrs, **kwargs)
     return ParameterControl(
-        wide={act: best_rate([c.wide[act] for c in controls]) for act in first.wide},
-        deep={act: best_rate([c.deep[act] for c in controls]) for act in first.deep},
-        linear=best_rate([c.linear for c in controls]),
-        parameters=first.parameters,
+        wide={act: best_rate([wide[lr][act][0] for lr in lrs]) for act in acts},
+        deep={act: best_rate([deep[lr][act] for lr in lrs]) for act in acts},
+        linear=best_rate([linear[lr]["identity"] for lr in lrs]),
+        parameters=parameters,
     )
 
 
@@ -755,27 +972,6 @@ def ranking(sweep: Mapping[str, Sequence[WidthRuns]]) -> list[list[tuple[str, fl
 
 
 # ---- tables, as the lesson prints them ---------------------------------------------------------
-
-
-def _columns(text: str) -> int:
-    """How many columns ``text`` takes in a monospace font (a wide CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """``rows`` under ``header`` as monospace text: each column as wide as its widest entry, the
-    first left-aligned, the others right-aligned, two spaces apart. A wide (CJK) character counts
-    as two columns, so a Chinese table lines up too. Entries are written with ``str``."""
-    lines = [[str(cell) for cell in header], *([str(cell) for cell in row] for row in rows)]
-    if not lines[0] or any(len(line) != len(lines[0]) for line in lines):
-        raise ValueError("text_table needs a header and rows of one entry per column")
-    widths = [max(_columns(line[i]) for line in lines) for i in range(len(lines[0]))]
-
-    def pad(text: str, i: int) -> str:
-        gap = " " * (widths[i] - _columns(text))
-        return text + gap if i == 0 else gap + text
-
-    return "\n".join("  ".join(pad(t, i) for i, t in enumerate(line)).rstrip() for line in lines)
 
 
 def _loss(loss: float) -> str:

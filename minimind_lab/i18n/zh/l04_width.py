@@ -4,10 +4,10 @@ ZH: dict[str, str] = {
     # lessons/l04_width.py: the tables the lesson prints
     "median MSE": "MSE 中位数",
     "at lr": "学习率",
-    "lowest": "最低的",
+    "lowest": "最低者",
     "best two apart": "前两名相差",
     "steps to MSE < {threshold:g}": "MSE < {threshold:g} 所需步数",
-    "never": "从未",
+    "never": "未达到",
     "range": "范围",
     "steps to < {threshold:g}": "降到 < {threshold:g} 的步数",
     "deep / wide": "深 / 宽",
@@ -18,7 +18,7 @@ ZH: dict[str, str] = {
     "exactly 0": "恰为 0",
     "<{tol:.0%} rms": "低于 {tol:.0%} rms",
     "dead": "死单元",
-    "live off": "活单元中关闭",
+    "live off": "活单元中关掉",
     "units used": "用到的单元",
     # plots/l04_width.py: the fits
     "targets (thick, pale)": "目标（粗线、浅色）",
@@ -76,7 +76,7 @@ ZH: dict[str, str] = {
     "{dead} dead units, a token uses {used:.1f} of {m} units on average": (
         "<b>{act}</b>，h = {h}，m = {m}（m/h = {ratio}）：参数量 2·h·m = {parameters:,}；"
         "训练 {steps} 步后的最终 MSE：种子 {seeds} 的中位数 {median}（范围 {low}–{high}）；"
-        "图中为种子 {seed}：{exact_zero:.0%} 的隐藏值恰为 0，死神经元 {dead} 个，"
+        "图中为种子 {seed}：{exact_zero:.0%} 的隐藏值恰为 0，死单元 {dead} 个，"
         "平均每个 token 用到 {m} 个单元中的 {used:.1f} 个"
     ),
     "How wide should the FFN be?": "FFN 该有多宽？",
