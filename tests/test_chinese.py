@@ -47,6 +47,9 @@ KEPT_IN_ENGLISH = set(
 _WORD = re.compile(
     r"(?<![A-Za-z0-9_.])[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|(?<![A-Za-z0-9_.])[A-Za-z]"
 )
+#: The token names of lesson 08's toy vocabulary (subjects s24, relations r12, names n10,
+#: attributes a11, the <bos> marker): data, printed as the model sees them.
+_VOCABULARY_TOKEN = re.compile(r"bos|[snra]\d+")
 #: A printed module (``Linear(in_features=…)``), a figure or widget repr, or an exception line.
 _PROGRAMMER_LINE = re.compile(
     r"^\s*(\(\w+\): )?[A-Z]\w*\(|^<\w+|\w+(Error|Warning|Exception): |\w+=\w"
@@ -101,6 +104,8 @@ def english_words(path: Path) -> list[tuple[int, str, str]]:
                 if _PROGRAMMER_LINE.search(line):
                     continue
                 for word in _WORD.findall(line):
+                    if _VOCABULARY_TOKEN.fullmatch(word):  # a lesson's own token names
+                        continue
                     if len(word) >= 3 and word not in allowed and word.lower() not in allowed:
                         found.append((i, word, line.strip()))
     return found

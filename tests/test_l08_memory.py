@@ -16,6 +16,8 @@ from matplotlib.figure import Figure
 
 import minimind_lab as ml
 from minimind_lab._threads import fixed_threads
+from minimind_lab.i18n import language
+from minimind_lab.i18n.table import display_width
 from minimind_lab.lessons import l08
 from minimind_lab.widgets import WIDGET_REGISTRY
 
@@ -258,6 +260,30 @@ def test_learning_curve_averages_blocks_of_steps(tiny_run: l08.TrainedModel) -> 
     assert values == pytest.approx([(raw[0] + raw[1]) / 2, (raw[2] + raw[3]) / 2, sum(raw[4:]) / 2])
     with pytest.raises(ValueError, match="unknown kind 'copies'"):
         l08.learning_curve(tiny_run.log, "copies")
+
+
+def test_printed_labels_and_lines_follow_the_language() -> None:
+    """The notebook's tables and lines: kinds, models and knockouts in Chinese in the Chinese
+    edition (the English unchanged), items joined by the language's comma, a column of labels
+    padded by display width."""
+    assert [l08.kind_label(k) for k in (*l08.KINDS, *l08.NEXT_TOKEN)] == [
+        "recall", "copy", "fetch", "next token",
+    ]  # fmt: skip
+    assert l08.listing(["recall 0.996", "copy 1.000"]) == "recall 0.996, copy 1.000"
+    assert l08.listing(["a", "b"], sep=";") == "a; b"
+    with language("zh"):
+        kinds = [l08.kind_label(k) for k in (*l08.KINDS, *l08.NEXT_TOKEN)]
+        assert kinds == ["回忆", "复制", "取回", "下一个 token"]
+        assert l08.model_label("attention-only") == "仅注意力"
+        assert l08.knockout_label("attention 1") == "注意力 1"
+        assert l08.listing(["回忆 0.996", "复制 1.000"]) == "回忆 0.996，复制 1.000"
+        assert l08.listing(["a", "b"], sep=";") == "a；b"
+        labels = l08.padded(map(l08.model_label, l08.ALL_MODEL_NAMES))
+    assert len({display_width(label) for label in labels}) == 1  # one column after them
+    assert [label.rstrip() for label in labels][:2] == ["完整模型", "仅注意力"]
+    assert l08.padded(["ab", "a"], align=">") == ["ab", " a"] and l08.padded([]) == []
+    with pytest.raises(ValueError, match="sep must be one of"):
+        l08.listing(["a"], sep="/")
 
 
 def test_accuracy_table_and_spread(tiny_run: l08.TrainedModel) -> None:

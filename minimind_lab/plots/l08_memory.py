@@ -20,6 +20,7 @@ from ..i18n import tr
 from ..lessons.l08_memory import (
     ALL_MODEL_NAMES,
     KINDS,
+    NEXT_TOKEN,
     KeyValueReading,
     PatchingGrid,
     PatchingResult,
@@ -87,9 +88,10 @@ def model_color(label: str) -> str:
 
 
 def kind_label(kind: str) -> str:
-    """A kind of question (``"recall"``, ``"copy"``, ``"fetch"``) as a plot shows it, in the
-    current language; another name (e.g. ``"next token"``) is shown as it is."""
-    return tr(kind) if kind in KINDS else kind
+    """A kind of question (``"recall"``, ``"copy"``, ``"fetch"``, or a probe's ``"next token"``)
+    as a plot, table or printed line shows it, in the current language; another name is shown as
+    it is."""
+    return tr(kind) if kind in (*KINDS, *NEXT_TOKEN) else kind
 
 
 def model_label(label: str) -> str:

@@ -20,6 +20,7 @@ from ..lessons.l08_memory import (
     fact_task,
     key_value_reading,
     knockout_accuracies,
+    listing,
     make_corpus,
     train_model,
     unit_summary,
@@ -97,7 +98,7 @@ def _frame_data(
     summary = unit_summary(reading, unit, state.names, n_contexts=6, n_tokens=_SHOWN_TOKENS)
     contexts = "; ".join(f"{p} {t} → {a} ({v:+.1f})" for p, t, a, v in summary.contexts)
     favourite = state.names[int(reading.favourite[0 if summary.sign > 0 else 1, unit])]
-    accuracy = ", ".join(f"{kind_label(k)} {v:.3f}" for k, v in state.accuracy[knockout].items())
+    accuracy = listing(f"{kind_label(k)} {v:.3f}" for k, v in state.accuracy[knockout].items())
     html = tr(
         "Full model, seed {seed}. <b>Layer {layer}, unit {unit}</b> fires hardest at "
         "(previous token, token → answer (a)): {contexts}. "

@@ -1,11 +1,16 @@
 """Chinese for l08_memory (see ``minimind_lab.i18n.zh``)."""
 
 ZH: dict[str, str] = {
-    # The kinds of question (``KINDS``): data in the code and in printed lines, so a figure
-    # shows the code name beside the Chinese.
-    "recall": "回忆 (recall)",
-    "copy": "复制 (copy)",
-    "fetch": "取回 (fetch)",
+    # The kinds of question (``KINDS``): data in the code; printed lines, tables and figures
+    # show them in Chinese (the lesson glosses each once, in its first cell).
+    "recall": "回忆",
+    "copy": "复制",
+    "fetch": "取回",
+    # The separators between the items of a printed line (``listing``).
+    ", ": "，",
+    "; ": "；",
+    # The one kind of a probe made of running text (your own checkpoint, the appendix).
+    "next token": "下一个 token",
     # The models (``MODEL_NAMES``, ``CONTROL_MODEL_NAMES``).
     "full": "完整模型",
     "attention-only": "仅注意力",
@@ -27,8 +32,8 @@ ZH: dict[str, str] = {
     "{knockout} zeroed": "{knockout} 置零",
     "MLP(s) zeroed": "MLP 置零",
     # Model comparison and knockout bars.
-    "Held-out accuracy per kind ({seeds} seeds)": "留出集上各类问题的准确率（{seeds} 个种子）",
-    "Held-out accuracy per kind (1 seed)": "留出集上各类问题的准确率（1 个种子）",
+    "Held-out accuracy per kind ({seeds} seeds)": "留出测试集上各类问题的准确率（{seeds} 个种子）",
+    "Held-out accuracy per kind (1 seed)": "留出测试集上各类问题的准确率（1 个种子）",
     "Accuracy with one sublayer zeroed": "置零一个子层后的准确率",
     "accuracy": "准确率",
     "floor without context": "无上下文时的下限",
@@ -76,8 +81,8 @@ ZH: dict[str, str] = {
     "unit": "单元",
     "zero": "置零",
     "layer {layer}, unit {unit}: value promotes": "第 {layer} 层单元 {unit}：值向量提升的 token",
-    "held-out accuracy": "留出集准确率",
-    "held-out accuracy per kind": "留出集上各类问题的准确率",
+    "held-out accuracy": "留出测试集准确率",
+    "held-out accuracy per kind": "留出测试集上各类问题的准确率",
     "accuracy per kind, {knockout} zeroed": "各类问题的准确率，{knockout} 置零",
     "accuracy per kind, nothing zeroed": "各类问题的准确率，未置零任何子层",
     (

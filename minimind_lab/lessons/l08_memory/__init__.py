@@ -19,9 +19,9 @@ Everything here computes; ``plots/l08_memory.py`` draws.
 
 One module per section of the lesson: ``task``, ``models``, ``training``, ``evaluation``
 (accuracy and the hooks that replace a sublayer's output), ``knockout``, ``patching``,
-``key_value``, ``induction`` (the copy task's attention patterns), ``own_model``, and
-``sweep`` (the stored learning-rate and step sweeps,
-written by ``python -m minimind_lab.lessons.l08_memory sweep``).
+``key_value``, ``induction`` (the copy task's attention patterns), ``own_model``, ``tables``
+(the display-width helpers its printed tables use), and ``sweep`` (the stored learning-rate and
+step sweeps, written by ``python -m minimind_lab.lessons.l08_memory sweep``).
 """
 
 from . import (
@@ -34,6 +34,7 @@ from . import (
     own_model,
     patching,
     sweep,
+    tables,
     task,
     training,
 )
@@ -46,6 +47,7 @@ from .models import *  # noqa: F403
 from .own_model import *  # noqa: F403
 from .patching import *  # noqa: F403
 from .sweep import *  # noqa: F403
+from .tables import *  # noqa: F403
 from .task import *  # noqa: F403
 from .training import *  # noqa: F403
 
@@ -63,6 +65,7 @@ __all__ = [
         sweep,
         grid,
         induction,
+        tables,
     )
     for name in module.__all__
 ]

@@ -6,6 +6,7 @@ import torch
 from torch import Tensor, nn
 
 from ..._checks import check_nonnegative_int, check_positive_int
+from ...i18n import tr_noop
 from .evaluation import _logits
 from .task import NO_ANSWER, Corpus
 
@@ -13,7 +14,7 @@ __all__ = ["MINIMIND_BOS_ID", "NEXT_TOKEN", "next_token_probe", "sample_probe", 
 
 
 #: The one kind of question of a probe made of running text: every next token.
-NEXT_TOKEN: tuple[str, ...] = ("next token",)
+NEXT_TOKEN: tuple[str, ...] = (tr_noop("next token"),)
 #: ``<|im_start|>`` in MiniMind's tokenizer (MiniMind2 and minimind-3): the token every training
 #: text starts with.
 MINIMIND_BOS_ID = 1
