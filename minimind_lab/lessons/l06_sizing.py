@@ -566,9 +566,25 @@ def truth(value: bool) -> str:
     return tr(_TRUTH[bool(value)])
 
 
-def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
-    """``ml.version_comparison``'s result, one aspect a line: MiniMind2's value, then
-    minimind-3's, the MoE rescaling rule's codes in words."""
+def comparison_rows(
+    comparison: Mapping[str, tuple[object, object]], aspects: Sequence[str] | None = None
+) -> list[list[str]]:
+    """Rows of ``ml.version_comparison``'s result for ``text_table``: the aspect's label in the
+    reader's language, then MiniMind2's value and minimind-3's (a yes/no as ``truth`` prints it,
+    the MoE rescaling rule's code in words). ``aspects``: only these rows, in this order (lessons
+    07 and 10 show parts of the table); raises ``ValueError`` naming those ``comparison`` lacks.
+    """
+    if not isinstance(comparison, Mapping):
+        raise ValueError(
+            f"comparison must be the dict ml.version_comparison returns, got "
+            f"{type(comparison).__name__}"
+        )
+    chosen = list(comparison) if aspects is None else list(aspects)
+    missing = [aspect for aspect in chosen if aspect not in comparison]
+    if missing:
+        raise ValueError(
+            f"comparison lacks {missing}; pass the dict ml.version_comparison(hidden_size) returns"
+        )
 
     def shown(value: object) -> str:
         if isinstance(value, bool):
@@ -577,11 +593,16 @@ def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
             tr(_RESCALING[value]) if isinstance(value, str) and value in _RESCALING else str(value)
         )
 
-    rows = [
-        [tr(aspect) if aspect in _ASPECTS else aspect, shown(old), shown(new)]
-        for aspect, (old, new) in comparison.items()
+    return [
+        [tr(aspect) if aspect in _ASPECTS else aspect, *(shown(v) for v in comparison[aspect])]
+        for aspect in chosen
     ]
-    return text_table(["", "MiniMind2", "minimind-3"], rows)
+
+
+def comparison_table(comparison: Mapping[str, tuple[object, object]]) -> str:
+    """``ml.version_comparison``'s result, one aspect a line: MiniMind2's value, then
+    minimind-3's (``comparison_rows``), padded by display width."""
+    return text_table(["", "MiniMind2", "minimind-3"], comparison_rows(comparison))
 
 
 def block_weights_table(blocks: Mapping[str, BlockWeights]) -> str:

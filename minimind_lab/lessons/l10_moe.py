@@ -16,12 +16,12 @@ import torch
 from torch import Tensor
 
 from .._checks import check_positive_int
-from ..i18n import get_language, tr, tr_noop
+from ..i18n import get_language, tr_noop
 from ..i18n.table import text_table
 from ..minimind import FeedForward, MiniMindConfig
 from ..moe import MoEFeedForward
 from ..runtime import seeded
-from .l06_sizing import truth
+from .l06_sizing import comparison_rows, truth
 
 __all__ = [
     "AUX_LOSS_COEF",
@@ -65,8 +65,6 @@ MOE_ASPECTS: tuple[str, ...] = (
     tr_noop("MoE parameters, total"),
     tr_noop("MoE parameters, active per token"),
 )
-#: The MoE rescaling rule's codes, in words.
-_RESCALING = {"if_top_k_gt_1": tr_noop("only if k > 1"), "always": tr_noop("always")}
 
 
 def moe_comparison_table(comparison: Mapping[str, tuple[object, object]], hidden_size: int) -> str:
@@ -74,18 +72,7 @@ def moe_comparison_table(comparison: Mapping[str, tuple[object, object]], hidden
     then minimind-3's, with labels and the rescaling rule in words in the reader's language,
     padded by display width."""
     check_positive_int("hidden_size", hidden_size)
-    missing = [aspect for aspect in MOE_ASPECTS if aspect not in comparison]
-    if missing:
-        raise ValueError(
-            f"comparison lacks {missing}; pass the dict ml.version_comparison(hidden_size) returns"
-        )
-
-    def shown(value: object) -> str:
-        return (
-            tr(_RESCALING[value]) if isinstance(value, str) and value in _RESCALING else str(value)
-        )
-
-    rows = [[tr(aspect), *(shown(value) for value in comparison[aspect])] for aspect in MOE_ASPECTS]
+    rows = comparison_rows(comparison, MOE_ASPECTS)
     return text_table([f"h = {hidden_size}", "MiniMind2", "minimind-3"], rows)
 
 
