@@ -16,7 +16,7 @@ from torch import nn
 
 import minimind_lab as ml
 from minimind_lab.i18n import language, table
-from minimind_lab.lessons import l07
+from minimind_lab.lessons import l06, l07
 from minimind_lab.widgets import WIDGET_REGISTRY, InteractivePlot
 from minimind_lab.widgets.base import figure_to_png
 
@@ -217,7 +217,13 @@ def test_dense_comparison_rows_are_the_dense_aspects_in_the_readers_language() -
     assert rows[2] == ["FFN dropout after down_proj", "True", "False"]
     with language("zh"):
         chinese = l07.dense_comparison_rows(comparison)
-    assert [row[1:] for row in chinese] == [row[1:] for row in rows]  # the values are unchanged
+        yes_no = {"True": l06.truth(True), "False": l06.truth(False)}
+    assert yes_no == {"True": "是", "False": "否"}
+    # The same rows with the same values: numbers unchanged, each yes/no fact translated.
+    assert len(chinese) == len(rows)
+    assert [row[1:] for row in chinese] == [[yes_no.get(v, v) for v in row[1:]] for row in rows]
+    assert chinese[2][1:] == ["是", "否"] and chinese[3][1:] == ["否", "是"]
+    assert not any(v in ("True", "False") for row in chinese for v in row)
     assert all(re.search(r"[\u4e00-\u9fff]", row[0]) for row in chinese)  # every label Chinese
 
 

@@ -6,7 +6,7 @@ children: ``Linear``, the activation, ``Dropout``), runs the module once, and re
 again, also when the forward pass raises. ``text_table`` (the course's one table helper,
 ``minimind_lab.i18n.table``) lays out the small tables the lesson prints, lined up by display width
 in either language; ``dense_comparison_rows`` gives it the dense block's rows of
-``ml.version_comparison`` with their labels in the reader's language.
+``ml.version_comparison`` with their labels and yes/no values in the reader's language.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
-from ..i18n import tr, tr_noop
+from ..i18n import tr_noop
 from ..i18n.table import text_table
+from .l06_sizing import comparison_rows
 
 __all__ = [
     "DENSE_ASPECTS",
@@ -151,20 +152,9 @@ def dense_comparison_rows(comparison: Mapping[str, tuple[object, object]]) -> li
     """The dense block's rows of ``ml.version_comparison(h)``, ready for ``text_table``.
 
     One row per aspect of ``DENSE_ASPECTS``: its label in the reader's language, then MiniMind2's
-    value and minimind-3's, written with ``str``. Raises ``ValueError`` naming the aspects that
-    ``comparison`` lacks (pass the dict ``ml.version_comparison`` returns).
+    value and minimind-3's, as lesson 06's ``comparison_rows`` writes them (a yes/no fact as
+    ``truth`` prints it: ``True``/``False`` in English, 是/否 in Chinese; numbers with ``str``).
+    Raises ``ValueError`` naming the aspects that ``comparison`` lacks (pass the dict
+    ``ml.version_comparison`` returns).
     """
-    if not isinstance(comparison, Mapping):
-        raise ValueError(
-            f"comparison must be the dict ml.version_comparison returns, got "
-            f"{type(comparison).__name__}"
-        )
-    missing = [aspect for aspect in DENSE_ASPECTS if aspect not in comparison]
-    if missing:
-        raise ValueError(
-            f"comparison lacks {missing}; pass the dict ml.version_comparison(hidden_size) returns"
-        )
-    return [
-        [tr(aspect), str(comparison[aspect][0]), str(comparison[aspect][1])]
-        for aspect in DENSE_ASPECTS
-    ]
+    return comparison_rows(comparison, DENSE_ASPECTS)
