@@ -386,6 +386,16 @@ def test_the_tables_are_padded_by_the_courses_one_helper() -> None:
     assert len({table.display_width(lines[i]) for i in (2, 4, 5, 6)}) == 1
 
 
+def test_printed_lines_say_yes_no_and_list_values_in_the_readers_language() -> None:
+    assert [l04.truth(True), l04.truth(False), l04.truth(0)] == ["True", "False", "False"]
+    assert l04.listing([0.5, 0.86, 3.0]) == "0.5, 0.86, 3.0"
+    assert l04.listing(v for v in ["0.024"]) == "0.024" and l04.listing([]) == ""
+    with language("zh"):
+        assert [l04.truth(True), l04.truth(False)] == ["是", "否"]
+        assert l04.listing(["77.5%", "54.2%", "66.5%"]) == "77.5%、54.2%、66.5%"
+        assert l04.listing(["{a}", "b"]) == "{a}、b"  # a value's braces are printed as they are
+
+
 def test_hidden_activations_and_sparsity() -> None:
     ffn = ml.PlainFFN(4, 6, act="relu")
     x = torch.randn(10, 4)

@@ -20,6 +20,7 @@ figure share them and a redraw after the first is instant.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,7 +34,7 @@ from .._checks import check_nonnegative_int, check_positive_int
 from .._threads import one_thread
 from ..activations import activation_label, get_activation
 from ..ffn import PlainFFN
-from ..i18n import tr
+from ..i18n import tr, tr_noop
 from ..i18n.table import text_table
 from ..runtime import seeded
 from ..sizing import count_parameters
@@ -64,6 +65,7 @@ __all__ = [
     "fit_width",
     "hidden_activations",
     "hidden_sparsity",
+    "listing",
     "make_width_task",
     "mlp_stack",
     "ranking",
@@ -74,6 +76,7 @@ __all__ = [
     "steps_table",
     "sweep_table",
     "text_table",
+    "truth",
     "width_sweep",
 ]
 
@@ -971,7 +974,28 @@ def ranking(sweep: Mapping[str, Sequence[WidthRuns]]) -> list[list[tuple[str, fl
     ]
 
 
-# ---- tables, as the lesson prints them ---------------------------------------------------------
+# ---- tables and lines, as the lesson prints them -----------------------------------------------
+
+
+#: A yes/no fact as the catalogue knows it.
+_TRUTH = {True: tr_noop("True"), False: tr_noop("False")}
+
+
+def truth(value: bool) -> str:
+    """A yes/no fact as the lesson prints it: ``"True"``/``"False"`` in English, 是/否 in
+    Chinese."""
+    return tr(_TRUTH[bool(value)])
+
+
+def listing(values: Iterable[object]) -> str:
+    """Printed values on one line, joined as the reader's language lists them: ``"0.5, 0.86"`` in
+    English, ``"0.5、0.86"`` in Chinese (each value written with ``str``; none gives ``""``)."""
+    texts = [str(value) for value in values]
+    if not texts:
+        return ""
+    return functools.reduce(
+        lambda items, item: tr("{items}, {item}", items=items, item=item), texts
+    )
 
 
 def _loss(loss: float) -> str:

@@ -21,6 +21,7 @@ from ..lessons.l04_width import (
     WidthTask,
     hidden_activations,
     hidden_sparsity,
+    listing,
     make_width_task,
     width_sweep,
 )
@@ -74,7 +75,7 @@ def _summary(runs: WidthRuns, task: WidthTask) -> str:
     with one_thread():  # a tiny forward pass: a second thread only adds waiting
         sparsity = hidden_sparsity(hidden_activations(fit.model, task.inputs))
     low, high = runs.loss_range
-    seeds = ", ".join(str(seed) for seed in runs.seeds)
+    seeds = listing(runs.seeds)
     return tr(
         "<b>{act}</b>, h = {h}, m = {m} (m/h = {ratio}): parameters 2·h·m = {parameters:,}; "
         "final MSE after {steps} steps: median {median} over seeds {seeds} (range {low}–{high}); "

@@ -20,6 +20,10 @@ ZH: dict[str, str] = {
     "dead": "死单元",
     "live off": "活单元中关掉",
     "units used": "用到的单元",
+    # the lesson's printed lines: values in a row, a yes/no fact
+    "{items}, {item}": "{items}、{item}",
+    "True": "是",
+    "False": "否",
     # plots/l04_width.py: the fits
     "targets (thick, pale)": "目标（粗线、浅色）",
     "output {k} (ω = {omega:.2g})": "输出 {k}（ω = {omega:.2g}）",
