@@ -11,7 +11,7 @@ Three checks on the stored notebooks (issue 33):
   or more fields two spaces apart), each column starts, ends, or turns on a shared sign at one
   display column, a CJK character counting as two (``minimind_lab.i18n.table``).
 - **One word per concept** (``PINNED_TERMS``, from the course's term list): a variant the list rules
-  out fails, in the Chinese lessons' prose and in README.zh.md.
+  out fails, in the Chinese lessons' prose, in README.zh.md and in the Chinese catalogue.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from minimind_lab.i18n.table import display_width
+from minimind_lab.i18n.zh import CATALOG
 from minimind_lab.lessons.registry import LESSONS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -200,7 +201,8 @@ def test_the_table_check_sees_a_table_padded_by_characters() -> None:
 # --- terms ----------------------------------------------------------------------------------
 
 #: (a variant the course's term list rules out, the word to use). Matched in the Chinese
-#: lessons' prose (code spans, maths and links left out) and in README.zh.md.
+#: lessons' prose (code spans, maths and links left out), in README.zh.md and in the Chinese
+#: catalogue (printed lines, widget labels, figure titles and captions).
 PINNED_TERMS: list[tuple[str, str]] = [
     (r"普通 ?(FFN|MLP)", "朴素 FFN / 朴素 MLP"),
     (
@@ -209,6 +211,7 @@ PINNED_TERMS: list[tuple[str, str]] = [
     ),
     (r"死神经元(?![^（(]*[)）])", "死单元 (死神经元 only inside its one gloss)"),
     (r"源文章", "原文"),
+    (r"留出集|(?<!留出)测试集", "留出测试集"),
     (r"value ?向量", "值向量"),
     (r"事实的主体|主体（subject", "主语"),
     (r"题外话|插曲|岔路", "旁注"),
@@ -268,14 +271,29 @@ def test_the_chinese_edition_uses_the_pinned_terms(path: Path) -> None:
     assert not problems, f"{path.name}: " + "; ".join(problems[:15])
 
 
+def test_the_chinese_catalogue_uses_the_pinned_terms() -> None:
+    """What code prints or draws (tables, widget labels, figure titles and captions) uses the
+    pinned terms too: a figure's caption reaches README.zh.md, its panel title only the image."""
+    problems = [
+        f"{english!r}: {m.group(0)!r} → {use}"
+        for english, chinese in CATALOG.items()
+        for pattern, use in PINNED_TERMS
+        for m in re.finditer(pattern, chinese)
+    ]
+    assert not problems, "; ".join(problems[:15])
+
+
 def test_the_term_check_finds_a_ruled_out_variant(tmp_path: Path) -> None:
     """The control: each rule matches the variant it rules out."""
     page = tmp_path / "page.md"
     page.write_text(
-        "普通 FFN 的门被关闭；这份工作的全部故事；少 1.3 倍；5 %；死神经元；attention 层。", "utf-8"
+        "普通 FFN 的门被关闭；这份工作的全部故事；少 1.3 倍；5 %；死神经元；attention 层；"
+        "留出集与测试集。",
+        "utf-8",
     )
-    assert len(term_problems(page)) == 8
+    assert len(term_problems(page)) == 10
     page.write_text(
-        "注意力（attention）；死单元（dead unit，也常叫死神经元）；1.3 倍；5%。", "utf-8"
+        "注意力（attention）；死单元（dead unit，也常叫死神经元）；1.3 倍；5%；留出测试集。",
+        "utf-8",
     )
     assert term_problems(page) == []

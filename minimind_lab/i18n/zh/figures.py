@@ -21,7 +21,7 @@ ZH: dict[str, str] = {
     # Panel titles a builder writes itself.
     "{name}: closed {before:.0%} → {after:.0%}": "{name}：压住 {before:.0%} → {after:.0%}",
     "Held-out accuracy, seed {seed}, {steps} steps at lr {lr:g}": (
-        "留出集准确率：种子 {seed}，学习率 {lr:g} 下训练 {steps} 步"
+        "留出测试集准确率：种子 {seed}，学习率 {lr:g} 下训练 {steps} 步"
     ),
     "Seed {seed}, subject swapped: share of the logit difference restored": (
         "种子 {seed}，替换主语：恢复的 logit 差比例"
@@ -97,7 +97,7 @@ ZH: dict[str, str] = {
     "parameters, twice as wide) and without attention, after 200 steps at one learning rate "
     "(3e-3); seed 0 only (the lesson shows 3 seeds and a learning-rate sweep): attention-only "
     "copies as well but answers fewer of the facts": (
-        "迷你 MiniMind2 在三种配置下各类任务的留出集准确率：带 MLP、去掉 MLP（非嵌入参数量相同，"
+        "迷你 MiniMind2 在三种配置下各类任务的留出测试集准确率：带 MLP、去掉 MLP（非嵌入参数量相同，"
         "宽一倍）、去掉注意力；学习率 3e-3 训练 200 步，仅种子 0"
         "（课程中展示 3 个种子与学习率扫描）："
         "只有注意力的模型复制得一样好，但答对的事实更少"
@@ -113,7 +113,7 @@ ZH: dict[str, str] = {
     "3 seeds, for the full model, attention-only at twice the width and at the same width (8 "
     "layers), a plain MLP and a frozen random MLP, all with the same non-embedding parameters; "
     "read from the lesson's stored sweep": (
-        "训练 200 步后答对的事实比例（事实回忆与取回，留出集）随峰值学习率的变化，3 个种子：完整"
+        "训练 200 步后答对的事实比例（事实回忆与取回，留出测试集）随峰值学习率的变化，3 个种子：完整"
         "模型、两倍宽与同等宽度（8 层）的纯注意力模型、朴素 MLP、冻结的随机 MLP，非嵌入参数量全部"
         "相同；数据取自本课保存的扫描结果"
     ),
