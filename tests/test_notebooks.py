@@ -32,8 +32,13 @@ WORK_CELL = {"en": "# your code here", "zh": "# 在这里写你的代码"}
 NOT_WRITTEN_YET = {"en": "Not written yet: ", "zh": "还没写："}
 #: The cell metadata that says why a cell's output is left uncompared (a learner does not read it).
 UNCOMPARED_BECAUSE = "uncompared_because"
-#: Words about the test machinery that a learner's cell should not carry.
-TEST_WORDS = re.compile(r"compared by the tests|测试不比对|nbval", re.IGNORECASE)
+#: Words about the test machinery that a learner's cell should not carry: the phrases, a test
+#: file's name (``tests/test_x.py``, ``test_x.py``) and CI (as a word, in capitals, so ``ci`` as a
+#: name is left alone). "Test" alone stays allowed: lessons test claims, and 留出测试集 is a term.
+TEST_WORDS = re.compile(
+    r"compared by the tests|测试不比对|nbval|\btests/|\btest_\w+\.py\b|(?-i:\bCI\b)|持续集成",
+    re.IGNORECASE,
+)
 MACHINE_PATH = re.compile(r"/(?:work|tmp|root|home)/[\w.-]+")
 
 
@@ -193,3 +198,23 @@ def test_no_cell_a_learner_reads_speaks_of_the_tests(path: Path) -> None:
     for i, cell in enumerate(_cells(path)):
         found = TEST_WORDS.search(_source(cell))
         assert not found, f"{path.name} cell {i} speaks of the tests: {found.group(0)!r}"
+
+
+def test_the_test_word_check_sees_test_files_and_ci_but_not_a_lessons_own_tests() -> None:
+    """The control: sentences that name a test file or CI are caught, a lesson's own words are
+    not (it tests claims, measures on a 留出测试集, names a variable ``ci``)."""
+    caught = [
+        "`tests/test_l08_memory.py` runs the same check.",
+        "It runs in CI on a checkpoint the lesson writes itself.",
+        "在 CI 中，这个文件就是本课自己的模型。",
+        "# the same tolerance as test_l09_capacity.py",
+        "由持续集成运行。",
+    ]
+    allowed = [
+        "The lessons test the article's claims; attention fails the same test.",
+        "准确率都在留出测试集上测量。",
+        "ci = spread / 2  # the confidence interval's half-width",
+        "Cover's theorem, CIFAR-10, a CIA report",
+    ]
+    assert all(TEST_WORDS.search(text) for text in caught)
+    assert not any(TEST_WORDS.search(text) for text in allowed)
