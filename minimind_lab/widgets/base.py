@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import gc
 import html as html_lib
-import io
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
@@ -20,13 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
+import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
 
 from ..i18n import tr
 from ..lessons.registry import lesson as registered_lesson
+from .canvas import WidgetCanvas, rgba_png
 
 #: What a widget's ``draw`` returns: a figure (rendered to PNG here) or PNG bytes it rendered
 #: itself (e.g. with a ``Blitter``), and the summary HTML.
@@ -91,30 +91,26 @@ def register_widget(
 def figure_to_png(
     fig: Figure, dpi: int = WIDGET_DPI, compress_level: int = PNG_COMPRESS_LEVEL
 ) -> bytes:
-    """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed).
+    """Render ``fig`` with the Agg backend to PNG bytes (no pyplot, no display needed), text
+    placed as every widget frame places it (``WidgetCanvas``).
 
     Goes straight to the Agg canvas: ``savefig`` draws a figure that has (or had) a layout engine
     twice, and a widget redraw pays for every draw. A layout engine still runs, inside the draw.
     ``compress_level`` is zlib's (0–9): widgets use a fast level, the bytes barely grow.
     """
-    buffer = io.BytesIO()
-    canvas = FigureCanvasAgg(fig)
+    canvas = WidgetCanvas(fig)
     saved_dpi = fig.dpi
     fig.dpi = dpi
     try:
-        canvas.print_png(buffer, pil_kwargs={"compress_level": compress_level})
+        canvas.draw()
+        return canvas_to_png(canvas, compress_level)
     finally:
         fig.dpi = saved_dpi
-    return buffer.getvalue()
 
 
 def canvas_to_png(canvas: FigureCanvasAgg, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
     """PNG bytes of what ``canvas`` holds now, without drawing it again."""
-    width, height = canvas.get_width_height(physical=True)
-    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    buffer = io.BytesIO()
-    image.save(buffer, format="png", compress_level=compress_level)
-    return buffer.getvalue()
+    return rgba_png(np.asarray(canvas.buffer_rgba()), compress_level)
 
 
 class Blitter:
@@ -134,7 +130,7 @@ class Blitter:
         for artist in self.dynamic:
             artist.set_animated(True)
         fig.dpi = dpi
-        self.canvas = FigureCanvasAgg(fig)
+        self.canvas = WidgetCanvas(fig)
         self.refresh_background()
 
     def refresh_background(self) -> None:

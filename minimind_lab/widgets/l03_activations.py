@@ -9,6 +9,7 @@ import math
 from functools import lru_cache
 
 import ipywidgets as widgets
+from matplotlib.ticker import MaxNLocator
 from torch import Tensor
 
 from ..activations import activation_formula, activation_label
@@ -90,10 +91,14 @@ def _explorer_panels() -> ActivationPairPanels:
     """The explorer's empty figure: both panels, every offered activation as grey context.
 
     Margins are fixed rather than laid out: the x range changes the tick labels, and a layout
-    engine would measure them all again at every such change.
+    engine would measure them all again at every such change. At most five ticks per axis: the
+    panels are small, and every tick label is laid out again at each new x range.
     """
     panels = new_activation_pair_panels(EXPLORER_ACTIVATIONS)
     fixed_layout(panels.figure)
+    for ax in panels.axes:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     return panels
 
 
