@@ -134,7 +134,6 @@ _SPACED_PUNCTUATION = re.compile(r"[：，；。、]\s")
 #: Lessons whose printed lines still put a space after full-width punctuation; each is expected
 #: to fail (strict), so the mark must go once the lesson is fixed.
 SPACED_PUNCTUATION_PENDING = {
-    "07": "cell 30 pads after a full-width colon; drop this entry once lesson 07 is fixed",
     "08": "cells 44 and 76 print a space after a full-width colon; drop this entry once fixed",
 }
 
