@@ -133,9 +133,7 @@ def test_the_english_word_check_finds_an_english_table() -> None:
 _SPACED_PUNCTUATION = re.compile(r"[：，；。、]\s")
 #: Lessons whose printed lines still put a space after full-width punctuation; each is expected
 #: to fail (strict), so the mark must go once the lesson is fixed.
-SPACED_PUNCTUATION_PENDING = {
-    "08": "cells 44 and 76 print a space after a full-width colon; drop this entry once fixed",
-}
+SPACED_PUNCTUATION_PENDING: dict[str, str] = {}
 
 
 def spaced_punctuation(path: Path) -> list[tuple[int, str]]:
