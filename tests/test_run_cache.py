@@ -69,7 +69,9 @@ def test_a_failed_write_leaves_no_file(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(torch, "save", failing_save)
     with pytest.raises(OSError, match="disk full"):
         shared_result("l99-test", "key", Counter())
-    assert list(tmp_path.iterdir()) == []
+    # Nothing but the result's lock (in .locks/): no result file, no temporary file.
+    assert [p.name for p in tmp_path.iterdir()] == [".locks"]
+    assert [p.suffix for p in (tmp_path / ".locks").iterdir()] == [""]
 
 
 def test_a_namespace_that_is_not_a_file_name_part_is_refused(monkeypatch, tmp_path) -> None:
@@ -127,3 +129,48 @@ def test_a_second_process_waits_for_the_first_instead_of_computing(tmp_path) -> 
     outputs = [run.communicate(timeout=120)[0] for run in runs]
     assert all(run.returncode == 0 for run in runs)
     assert sum(out.count("computed") for out in outputs) == 1
+
+
+def test_a_process_needing_another_result_does_not_wait(tmp_path) -> None:
+    """While one process computes a result (held until released), another process of the run
+    computes a different result and finishes: the lock is the result's, not the folder's."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    cache, sync = tmp_path / "cache", tmp_path / "sync"
+    cache.mkdir()
+    sync.mkdir()
+    holder = (
+        "import time\n"
+        "from pathlib import Path\n"
+        "from minimind_lab.lessons._run_cache import shared_result\n"
+        f"sync = Path({str(sync)!r})\n"
+        "def compute():\n"
+        "    (sync / 'computing').touch()\n"
+        "    deadline = time.monotonic() + 120\n"
+        "    while not (sync / 'release').exists() and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        "    return 1\n"
+        "assert shared_result('l99-test', 'slow', compute) == 1\n"
+    )
+    other = (
+        "from minimind_lab.lessons._run_cache import shared_result\n"
+        "print(shared_result('l99-test', 'other', lambda: 2))\n"
+    )
+    env = {**os.environ, RUN_CACHE_ENV: str(cache)}
+    first = subprocess.Popen([sys.executable, "-c", holder], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not (sync / "computing").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (sync / "computing").exists()
+        second = subprocess.run(
+            [sys.executable, "-c", other], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert second.returncode == 0 and second.stdout.strip() == "2", second.stderr
+        assert first.poll() is None  # the first still holds its own result's lock
+    finally:
+        (sync / "release").touch()
+        assert first.wait(timeout=120) == 0

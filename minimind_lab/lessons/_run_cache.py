@@ -63,8 +63,9 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
     path = Path(folder) / f"{namespace}-{digest}.pt"
     Path(folder).mkdir(parents=True, exist_ok=True)
     # Processes that run at once (pytest-xdist's workers) wait for the one computing a result
-    # instead of computing it too (one lock for the folder: its results are few and alike).
-    with _locked(Path(folder)):
+    # instead of computing it too. One lock per result: a process that needs another result
+    # (a test's tiny model while a kernel trains the lesson's) does not wait for this one.
+    with _locked(Path(folder) / ".locks" / path.stem):
         if path.is_file():
             try:
                 return torch.load(path, weights_only=False)
@@ -76,15 +77,18 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
 
 
 @contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """An exclusive lock on ``folder`` between processes (``fcntl.flock`` on the folder itself,
-    so no lock file is left; without ``fcntl``, on Windows, two processes may both compute)."""
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock between processes on the file ``lock`` (``fcntl.flock``; made if
+    missing, in the run's own folder, and left there: removing a lock file another process may
+    be waiting on would let a third take a second lock; without ``fcntl``, on Windows, two
+    processes may both compute)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on the machines the tests run on
         yield
         return
-    handle = os.open(folder, os.O_RDONLY)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
