@@ -57,18 +57,20 @@ def load_run_module() -> ModuleType:
 
 
 def lesson_notebooks() -> list[Path]:
-    """Every registered lesson (``minimind_lab.lessons.registry``) in both editions (English in
-    ``notebooks/``, Chinese in ``notebooks/zh/``), or every notebook in the folder
-    ``$MINIMIND_LAB_BROWSER_NOTEBOOKS`` names (the suite's own tests of itself)."""
+    """Every registered lesson (``minimind_lab.lessons.registry``) in its Chinese edition
+    (``notebooks/zh/``), or every notebook in the folder ``$MINIMIND_LAB_BROWSER_NOTEBOOKS``
+    names (the suite's own tests of itself).
+
+    One edition is enough: the twins run the same code (``tests/test_editions.py``) and differ
+    only in their strings. The browser computes with the lab's arithmetic, so running the Chinese
+    twins here checks their asserts under it, as ``tests/test_other_arithmetic.py`` checks the
+    English lessons' asserts and outputs; each lesson thus runs twice per edition, not three times.
+    """
     if os.environ.get(NOTEBOOKS_ENV):
         return sorted(Path(os.environ[NOTEBOOKS_ENV]).glob("*.ipynb"))
     from minimind_lab.lessons.registry import LESSONS
 
-    return [
-        folder / entry.notebook
-        for folder in (ROOT / "notebooks", ROOT / "notebooks" / "zh")
-        for entry in LESSONS
-    ]
+    return [ROOT / "notebooks" / "zh" / entry.notebook for entry in LESSONS]
 
 
 def served_path(notebook: Path) -> str:
