@@ -206,9 +206,9 @@ def main(argv: list[str]) -> int:
 
 #: What each tier runs, for the line ``test`` prints at its start.
 TIER_CONTENTS = {
-    "full": "package tests, the type check, every notebook of both editions (strict nbval, and "
-    "again under the lab's arithmetic), the browser suite, the figures and the benchmarks' "
-    "quick mode",
+    "full": "package tests, the type check, every notebook of both editions (strict nbval; "
+    "then the English again under the lab's arithmetic, the Chinese in the browser suite), the "
+    "figures and the benchmarks' quick mode",
     "quick": "package tests and the type check",
 }
 #: The full tier's time on a 2-core machine (benchmarks/RESULTS.md, "The test command").
