@@ -290,10 +290,7 @@ def parallel_arguments(extra: list[str], cores: int | None = None) -> list[str]:
     if any(arg.startswith("-n") and arg[2:].isalnum() for arg in extra):  # -n2, -nauto
         return []
     workers = min(cores if cores is not None else (os.cpu_count() or 1), 4)
-    # In collection order, which starts with the longest files (conftest.py); pytest-xdist would
-    # otherwise start with the files that hold the most tests, not those that take longest.
-    arguments = ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"]
-    return arguments if workers > 1 else []
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
 if __name__ == "__main__":

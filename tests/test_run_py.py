@@ -20,13 +20,7 @@ def test_full_tier_compares_notebooks_and_passes_extra_arguments_on() -> None:
 
 def test_tests_run_on_one_worker_per_core_with_each_file_kept_whole() -> None:
     run = load_run_module()
-    assert run.parallel_arguments([], cores=2) == [
-        "-n",
-        "2",
-        "--dist",
-        "loadfile",
-        "--no-loadscope-reorder",
-    ]
+    assert run.parallel_arguments([], cores=2) == ["-n", "2", "--dist", "loadfile"]
     assert run.parallel_arguments([], cores=64)[:2] == ["-n", "4"]  # at most four
     assert run.parallel_arguments([], cores=1) == []
     for own in (["-n", "3"], ["-n3"], ["-nauto"], ["-p", "no:xdist"], ["--pdb"]):
