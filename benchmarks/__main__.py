@@ -150,7 +150,7 @@ def main(argv: list[str]) -> int:
         }
     if "browser" in sections:
         report.loads["before browser"] = machine.load_average()
-        widgets = registered_widgets()
+        widgets = registered_widgets()[: 1 if quick else None]
         log(f"[benchmarks] browser: {len(widgets)} widgets, {sets} changes per control")
         report.browser = bench_browser(widgets, sets, quick=quick, log=log)
         if report.browser.error:

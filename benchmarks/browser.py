@@ -263,9 +263,11 @@ def bench_browser(
 ) -> BrowserResult:
     """Measure every control of ``widgets`` ((lesson, name) pairs) in JupyterLab in Chromium.
 
-    ``changes`` learner changes per control (the floor gets as many). ``quick`` measures only
-    the first control of the first widget. Without Chromium or Playwright it measures nothing
-    and decides as the browser test suite does (``lab_browser/availability.py``):
+    ``changes`` learner changes per control (the floor gets as many). ``quick`` builds and
+    measures only the first widget's first control (building every widget would train lesson
+    08's models again in the page's kernel, minutes for one control). Without Chromium or
+    Playwright it measures nothing and decides as the browser test suite does
+    (``lab_browser/availability.py``):
     ``skipped`` says why and how to get them, or, when ``MINIMIND_LAB_REQUIRE_BROWSER=1`` (CI),
     ``error`` does. ``error`` is also set (and nothing else) when the server or page fails.
     """
@@ -299,6 +301,8 @@ def bench_browser(
         return result
     chromium = find_chromium()
     result.chromium = chromium
+    if quick:
+        widgets = widgets[:1]
     names = [name for _, name in widgets]
     lessons = {name: lesson for lesson, name in widgets}
     with tempfile.TemporaryDirectory(prefix="minimind-latency-") as tmp:
