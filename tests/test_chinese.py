@@ -131,9 +131,6 @@ def test_the_english_word_check_finds_an_english_table() -> None:
 
 #: Full-width punctuation that Chinese typography never follows with a space.
 _SPACED_PUNCTUATION = re.compile(r"[：，；。、]\s")
-#: Lessons whose printed lines still put a space after full-width punctuation; each is expected
-#: to fail (strict), so the mark must go once the lesson is fixed.
-SPACED_PUNCTUATION_PENDING: dict[str, str] = {}
 
 
 def spaced_punctuation(path: Path) -> list[tuple[int, str]]:
@@ -148,19 +145,7 @@ def spaced_punctuation(path: Path) -> list[tuple[int, str]]:
     ]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            path,
-            marks=pytest.mark.xfail(strict=True, reason=SPACED_PUNCTUATION_PENDING[path.name[:2]]),
-        )
-        if path.name[:2] in SPACED_PUNCTUATION_PENDING
-        else path
-        for path in ZH
-    ],
-    ids=lambda p: p.name[:2],
-)
+@pytest.mark.parametrize("path", ZH, ids=lambda p: p.name[:2])
 def test_no_space_after_full_width_punctuation(path: Path) -> None:
     found = spaced_punctuation(path)
     shown = "\n".join(f"  cell {i}: {line!r}" for i, line in found[:12])
