@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from lab_browser.server import load_run_module  # run.py is a script, not a package module
 
@@ -106,3 +109,41 @@ def test_the_lab_settings_open_markdown_rendered_in_this_environment_only(
     assert viewers == {"markdown": "Markdown Preview"}
     stamp = path.stat().st_mtime_ns
     assert run.write_lab_settings() == path and path.stat().st_mtime_ns == stamp  # unchanged
+
+
+def test_the_test_run_waits_passively_unless_told_otherwise() -> None:
+    run = load_run_module()
+    assert run.test_scheduling({}) == {"OMP_WAIT_POLICY": "PASSIVE"}
+    assert run.test_scheduling({"OMP_WAIT_POLICY": "ACTIVE"}) == {}  # a caller's own choice stays
+
+
+TRAIN_ON_TWO_THREADS = """
+import torch
+torch.set_num_threads(2)
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.SiLU(), torch.nn.Linear(256, 64))
+opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+x = torch.randn(512, 64)
+for _ in range(20):
+    loss = (model(x) - x.roll(1, 1)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+print(float(loss).hex(), float(sum(p.double().sum() for p in model.parameters())).hex())
+"""
+
+
+@pytest.mark.slow
+def test_passive_waiting_changes_no_result() -> None:
+    """How OpenMP's threads wait between parallel regions changes no bit of a two-thread
+    training (the test run sets ``OMP_WAIT_POLICY=PASSIVE``; learners' kernels do not)."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    results = [
+        subprocess.run(
+            [sys.executable, "-c", TRAIN_ON_TWO_THREADS],
+            env={**env, **policy},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for policy in ({}, {"OMP_WAIT_POLICY": "PASSIVE"}, {"OMP_WAIT_POLICY": "ACTIVE"})
+    ]
+    assert results[0] and results.count(results[0]) == 3, results
