@@ -144,6 +144,6 @@ def test_passive_waiting_changes_no_result() -> None:
             text=True,
             check=True,
         ).stdout
-        for policy in ({}, {"OMP_WAIT_POLICY": "PASSIVE"}, {"OMP_WAIT_POLICY": "ACTIVE"})
+        for policy in ({}, {"OMP_WAIT_POLICY": "PASSIVE"})
     ]
-    assert results[0] and results.count(results[0]) == 3, results
+    assert results[0] and results[0] == results[1], results
