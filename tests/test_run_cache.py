@@ -8,7 +8,13 @@ import sys
 import pytest
 import torch
 
-from minimind_lab.lessons._run_cache import RUN_CACHE_ENV, shared_result
+from minimind_lab.lessons import _run_cache
+from minimind_lab.lessons._run_cache import (
+    RUN_CACHE_ENV,
+    compute_if_free,
+    is_being_computed,
+    shared_result,
+)
 
 
 class Counter:
@@ -174,3 +180,51 @@ def test_a_process_needing_another_result_does_not_wait(tmp_path) -> None:
     finally:
         (sync / "release").touch()
         assert first.wait(timeout=120) == 0
+
+
+def _hold_lock(namespace: str, key: object):
+    """The lock of ``key``'s result, taken through a handle of its own (as another process would
+    hold it: ``flock`` locks belong to open handles, so this process's calls see it as taken)."""
+    return _run_cache._locked(_run_cache._lock_path(_run_cache._result_path(namespace, key)))
+
+
+def test_a_result_another_process_computes_is_busy_and_not_computed_twice(
+    monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    compute = Counter()
+    assert not is_being_computed("l99-test", "held")  # nobody holds it
+    with _hold_lock("l99-test", "held"):
+        assert is_being_computed("l99-test", "held")
+        assert not compute_if_free("l99-test", "held", compute)  # taken: not computed here
+        assert compute_if_free("l99-test", "free", compute)  # free: computed and stored
+        assert not compute_if_free("l99-test", "free", compute)  # stored: not again
+    assert compute.calls == 1 and not is_being_computed("l99-test", "held")
+    assert torch.equal(shared_result("l99-test", "free", compute)["weights"], torch.arange(4.0))
+    assert compute.calls == 1  # read back, not computed
+    monkeypatch.delenv(RUN_CACHE_ENV)
+    assert not compute_if_free("l99-test", "x", compute) and not is_being_computed("l99-test", "x")
+    assert compute.calls == 1  # outside a test run nothing is stored, so nothing is precomputed
+
+
+def test_a_kernel_waiting_for_a_lesson_08_model_trains_the_free_ones(monkeypatch, tmp_path) -> None:
+    """While another process trains the model asked for, the lesson's other models nobody has
+    started are trained here (each once), and nothing else; then the wait begins."""
+    from minimind_lab.lessons.l08_memory import training
+
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    setup = training.SETUP
+    trained: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        training, "train_and_evaluate", lambda name, seed, steps, s: trained.append((name, seed))
+    )
+    asked = ("full", 1, setup.steps, setup)
+    started = ("full", 2, setup.steps, setup)
+    with _hold_lock("l08-training", asked), _hold_lock("l08-training", started):
+        training._train_others_while_busy(asked)
+    lesson = [(n, s) for n in training.MODEL_NAMES for s in setup.seeds]
+    assert sorted(trained) == sorted(set(lesson) - {("full", 1), ("full", 2)})
+    trained.clear()
+    training._train_others_while_busy(asked)  # nobody trains it now: nothing to do meanwhile
+    training._train_others_while_busy(("full", 0, 7, setup))  # not one of the lesson's models
+    assert trained == []

@@ -24,7 +24,13 @@ from typing import TypeVar
 
 import torch
 
-__all__ = ["RUN_CACHE_ENV", "arithmetic_fingerprint", "shared_result"]
+__all__ = [
+    "RUN_CACHE_ENV",
+    "arithmetic_fingerprint",
+    "compute_if_free",
+    "is_being_computed",
+    "shared_result",
+]
 
 #: The environment variable naming the run's cache folder (set by ``run.py test``).
 RUN_CACHE_ENV = "MINIMIND_LAB_RUN_CACHE"
@@ -54,18 +60,13 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
     file; a file that cannot be read is computed again. Only a folder this run made is read
     (``torch.load`` unpickles), never one a learner points at.
     """
-    folder = os.environ.get(RUN_CACHE_ENV)
-    if not folder:
+    path = _result_path(namespace, key)
+    if path is None:
         return compute()
-    if not namespace.replace("-", "").isalnum():
-        raise ValueError(f"namespace must be letters, digits and '-', got {namespace!r}")
-    digest = hashlib.sha256(repr((key, arithmetic_fingerprint())).encode()).hexdigest()[:24]
-    path = Path(folder) / f"{namespace}-{digest}.pt"
-    Path(folder).mkdir(parents=True, exist_ok=True)
     # Processes that run at once (pytest-xdist's workers) wait for the one computing a result
     # instead of computing it too. One lock per result: a process that needs another result
     # (a test's tiny model while a kernel trains the lesson's) does not wait for this one.
-    with _locked(Path(folder) / ".locks" / path.stem):
+    with _locked(_lock_path(path)):
         if path.is_file():
             try:
                 return torch.load(path, weights_only=False)
@@ -76,22 +77,70 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
     return value
 
 
+def is_being_computed(namespace: str, key: object) -> bool:
+    """Whether another process of this test run is computing ``key``'s result right now (its
+    lock is held and nothing is stored yet). Never waits; ``False`` outside a test run."""
+    path = _result_path(namespace, key)
+    if path is None or path.is_file():
+        return False
+    with _locked(_lock_path(path), wait=False) as acquired:
+        return not acquired
+
+
+def compute_if_free(namespace: str, key: object, compute: Callable[[], object]) -> bool:
+    """Compute and store ``key``'s result for later ``shared_result`` calls, unless it is stored
+    already or another process is computing it; never waits. Returns whether this call computed
+    it (``False`` outside a test run, where nothing is stored).
+
+    A process that would otherwise wait for another's result can do useful work meanwhile.
+    """
+    path = _result_path(namespace, key)
+    if path is None:
+        return False
+    with _locked(_lock_path(path), wait=False) as acquired:
+        if not acquired or path.is_file():
+            return False
+        _store(compute(), path, namespace)
+        return True
+
+
+def _result_path(namespace: str, key: object) -> Path | None:
+    """Where this run stores ``key``'s result under this arithmetic (``None``: not a test run)."""
+    folder = os.environ.get(RUN_CACHE_ENV)
+    if not folder:
+        return None
+    if not namespace.replace("-", "").isalnum():
+        raise ValueError(f"namespace must be letters, digits and '-', got {namespace!r}")
+    digest = hashlib.sha256(repr((key, arithmetic_fingerprint())).encode()).hexdigest()[:24]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder) / f"{namespace}-{digest}.pt"
+
+
+def _lock_path(result: Path) -> Path:
+    return result.parent / ".locks" / result.stem
+
+
 @contextmanager
-def _locked(lock: Path) -> Iterator[None]:
+def _locked(lock: Path, wait: bool = True) -> Iterator[bool]:
     """An exclusive lock between processes on the file ``lock`` (``fcntl.flock``; made if
     missing, in the run's own folder, and left there: removing a lock file another process may
     be waiting on would let a third take a second lock; without ``fcntl``, on Windows, two
-    processes may both compute)."""
+    processes may both compute). Yields whether the lock was taken: always, when ``wait``;
+    without waiting, ``False`` when another open handle holds it."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on the machines the tests run on
-        yield
+        yield True
         return
     lock.parent.mkdir(parents=True, exist_ok=True)
     handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # only without waiting: another process holds it
+            yield False
+            return
+        yield True
     finally:
         os.close(handle)  # closing releases the lock
 

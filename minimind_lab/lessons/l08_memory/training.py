@@ -17,9 +17,9 @@ from ..._checks import check_nonnegative_int, check_positive_int
 from ..._threads import fixed_threads
 from ...model import MiniMindForCausalLM
 from ...train import Adam
-from .._run_cache import shared_result
+from .._run_cache import compute_if_free, is_being_computed, shared_result
 from .evaluation import accuracy_per_kind
-from .models import ALL_MODEL_NAMES, build_model, parameter_counts
+from .models import ALL_MODEL_NAMES, MODEL_NAMES, build_model, parameter_counts
 from .task import SETUP, Corpus, Setup, fact_task, make_corpus
 
 __all__ = [
@@ -151,7 +151,33 @@ def _train_once_per_run(name: str, seed: int, steps: int, setup: Setup) -> Train
     (``lessons/_run_cache.py``). Outside a test run it simply trains.
     """
     key = (name, seed, steps, setup)
+    _train_others_while_busy(key)
     return shared_result("l08-training", key, lambda: train_and_evaluate(name, seed, steps, setup))
+
+
+def _train_others_while_busy(key: tuple[str, int, int, Setup]) -> None:
+    """While another process of the test run trains ``key``'s model, train the lesson's other
+    models (``MODEL_NAMES`` × seeds) that no process has started, instead of waiting idle.
+
+    Both editions of lesson 08 run side by side under ``python3 run.py test`` and ask for the
+    same models in the same order; each model then trained in one kernel while the other waited
+    for it. Now the waiting kernel trains the next free model and stores it for whichever kernel
+    asks first, so the two split the models between them. Returns when ``key``'s model is no
+    longer being trained or no free model is left (``shared_result`` then waits for it).
+    Outside a test run nothing is ever busy and this returns at once.
+    """
+    name, seed, steps, setup = key
+    lesson = [(n, s, setup.steps, setup) for n in MODEL_NAMES for s in setup.seeds]
+    if key not in lesson:
+        return
+    while is_being_computed("l08-training", key):
+        for other in lesson:
+            if other != key and compute_if_free(
+                "l08-training", other, lambda other=other: train_and_evaluate(*other)
+            ):
+                break
+        else:
+            return
 
 
 _cached_training = lru_cache(maxsize=32)(_train_once_per_run)
