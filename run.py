@@ -213,7 +213,7 @@ TIER_CONTENTS = {
     "quick": "package tests and the type check",
 }
 #: The full tier's time on a 2-core machine (benchmarks/RESULTS.md, "The test command").
-FULL_TIER_MINUTES_ON_2_CORES = 9
+FULL_TIER_MINUTES_ON_2_CORES = 8
 DURATIONS = VENV / ".minimind-lab-test-seconds.json"
 
 
