@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from contextlib import ExitStack
+from dataclasses import replace
 
 import pytest
 import torch
@@ -227,4 +229,44 @@ def test_a_kernel_waiting_for_a_lesson_08_model_trains_the_free_ones(monkeypatch
     trained.clear()
     training._train_others_while_busy(asked)  # nobody trains it now: nothing to do meanwhile
     training._train_others_while_busy(("full", 0, 7, setup))  # not one of the lesson's models
+    tiny = replace(setup, steps=5)
+    with _hold_lock("l08-training", ("full", 0, 5, tiny)):  # a test's setup: it only waits
+        training._train_others_while_busy(("full", 0, 5, tiny))
     assert trained == []
+
+
+def test_a_kernel_stops_training_others_once_its_model_is_stored(monkeypatch, tmp_path) -> None:
+    from minimind_lab.lessons.l08_memory import training
+
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    setup = training.SETUP
+    asked = ("attention-only", 0, setup.steps, setup)
+    trained: list[tuple[str, int]] = []
+    with ExitStack() as other_process:
+        other_process.enter_context(_hold_lock("l08-training", asked))
+
+        def train(name: str, seed: int, steps: int, s: object) -> None:
+            trained.append((name, seed))
+            other_process.close()  # meanwhile the other process finished the asked model
+
+        monkeypatch.setattr(training, "train_and_evaluate", train)
+        training._train_others_while_busy(asked)
+    assert trained == [("full", 0)]  # one model trained meanwhile, then the asked one was free
+
+
+def test_a_failed_training_for_another_process_names_both_models(monkeypatch, tmp_path) -> None:
+    from minimind_lab.lessons.l08_memory import training
+
+    monkeypatch.setenv(RUN_CACHE_ENV, str(tmp_path))
+    setup = training.SETUP
+
+    def fail(name: str, seed: int, steps: int, s: object) -> None:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(training, "train_and_evaluate", fail)
+    asked = ("full", 1, setup.steps, setup)
+    with _hold_lock("l08-training", asked), pytest.raises(RuntimeError) as caught:
+        training._train_others_while_busy(asked)
+    assert "'full' seed 0 while waiting for 'full' seed 1" in str(caught.value)
+    assert isinstance(caught.value.__cause__, ValueError)
+    assert not list(tmp_path.glob("l08-training-*.pt"))  # nothing stored for the failed one

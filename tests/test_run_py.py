@@ -147,3 +147,18 @@ def test_passive_waiting_changes_no_result() -> None:
         for policy in ({}, {"OMP_WAIT_POLICY": "PASSIVE"})
     ]
     assert results[0] and results[0] == results[1], results
+
+
+def test_the_test_command_runs_pytest_with_passive_waiting(monkeypatch, tmp_path) -> None:
+    """``main(["test", ...])`` hands pytest an environment with the scheduling applied (nothing
+    installed or run: the environment setup and the pytest call are stood in for)."""
+    run = load_run_module()
+    seen: list[dict[str, str]] = []
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    monkeypatch.setattr(run, "ensure_environment", lambda: Path(sys.executable))
+    monkeypatch.setattr(run, "reproducible_environment", lambda python: dict(os.environ))
+    monkeypatch.setattr(run, "remember_duration", lambda tier, seconds: None)
+    monkeypatch.setattr(run.subprocess, "call", lambda args, cwd, env: seen.append(env) or 0)
+    assert run.main(["test", "tests/test_ffn.py"]) == 0
+    assert seen and seen[0]["OMP_WAIT_POLICY"] == "PASSIVE"
+    assert seen[0][run.RUN_CACHE_ENV]  # and the run's own cache folder

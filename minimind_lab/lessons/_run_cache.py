@@ -78,8 +78,9 @@ def shared_result(namespace: str, key: object, compute: Callable[[], T]) -> T:
 
 
 def is_being_computed(namespace: str, key: object) -> bool:
-    """Whether another process of this test run is computing ``key``'s result right now (its
-    lock is held and nothing is stored yet). Never waits; ``False`` outside a test run."""
+    """Whether ``key``'s lock is held elsewhere and nothing is stored yet: another process of
+    this test run is computing it, or is at that moment checking it as this call does (the
+    check takes the lock for an instant). Never waits; ``False`` outside a test run."""
     path = _result_path(namespace, key)
     if path is None or path.is_file():
         return False
@@ -89,7 +90,8 @@ def is_being_computed(namespace: str, key: object) -> bool:
 
 def compute_if_free(namespace: str, key: object, compute: Callable[[], object]) -> bool:
     """Compute and store ``key``'s result for later ``shared_result`` calls, unless it is stored
-    already or another process is computing it; never waits. Returns whether this call computed
+    already or its lock is held elsewhere (another process computing or checking it); never
+    waits. Returns whether this call computed
     it (``False`` outside a test run, where nothing is stored).
 
     A process that would otherwise wait for another's result can do useful work meanwhile.

@@ -117,7 +117,8 @@ _training_runs = 0
 
 
 def training_run_count() -> int:
-    """How many models ``train_model`` has actually trained (cache misses) in this process.
+    """How many models this process has actually trained (``train_model``'s cache misses, and
+    under ``python3 run.py test`` the lesson's models trained while waiting for another).
 
     A test or benchmark reads it before and after a widget redraw to see that nothing trained.
     """
@@ -157,24 +158,35 @@ def _train_once_per_run(name: str, seed: int, steps: int, setup: Setup) -> Train
 
 def _train_others_while_busy(key: tuple[str, int, int, Setup]) -> None:
     """While another process of the test run trains ``key``'s model, train the lesson's other
-    models (``MODEL_NAMES`` × seeds) that no process has started, instead of waiting idle.
+    models (``SETUP``'s ``MODEL_NAMES`` × seeds) that no process has started, instead of waiting
+    idle. Only for the lesson's own models: a test's small setups are left to wait.
 
     Both editions of lesson 08 run side by side under ``python3 run.py test`` and ask for the
     same models in the same order; each model then trained in one kernel while the other waited
     for it. Now the waiting kernel trains the next free model and stores it for whichever kernel
-    asks first, so the two split the models between them. Returns when ``key``'s model is no
-    longer being trained or no free model is left (``shared_result`` then waits for it).
-    Outside a test run nothing is ever busy and this returns at once.
+    asks first, so the two split the models between them. Checked between trainings, so it may
+    return one training after ``key``'s model is stored; it returns at once when no free model
+    is left (``shared_result`` then waits for ``key``'s). Outside a test run nothing is ever
+    busy and this returns at once. These trainings count in ``training_run_count``.
     """
     name, seed, steps, setup = key
-    lesson = [(n, s, setup.steps, setup) for n in MODEL_NAMES for s in setup.seeds]
+    lesson = [(n, s, SETUP.steps, SETUP) for n in MODEL_NAMES for s in SETUP.seeds]
     if key not in lesson:
         return
     while is_being_computed("l08-training", key):
         for other in lesson:
-            if other != key and compute_if_free(
-                "l08-training", other, lambda other=other: train_and_evaluate(*other)
-            ):
+            if other == key:
+                continue
+            try:
+                trained = compute_if_free(
+                    "l08-training", other, lambda other=other: train_and_evaluate(*other)
+                )
+            except Exception as error:
+                raise RuntimeError(
+                    f"training {other[0]!r} seed {other[1]} while waiting for {name!r} seed "
+                    f"{seed} (trained here for another process of the test run) failed"
+                ) from error
+            if trained:
                 break
         else:
             return
