@@ -264,7 +264,7 @@ def test_scheduling(environ: dict[str, str]) -> dict[str, str]:
 
     The run keeps more threads busy than there are cores (two workers, a browser, kernels that
     train on two threads), and OpenMP's default is to spin on a core while waiting for the next
-    parallel region. Two lesson-08 trainings at once took 20-25 s each here that way, 8-9 s each
+    parallel region. Two lesson-08 trainings at once took 19-25 s each here that way, 8-9 s each
     with passive waiting (alone, 5 s against 9). How threads wait changes no result: the work is
     split the same way (the trained weights came out bit-identical).
     """

@@ -149,7 +149,7 @@ def test_passive_waiting_changes_no_result() -> None:
     assert results[0] and results[0] == results[1], results
 
 
-def test_the_test_command_runs_pytest_with_passive_waiting(monkeypatch, tmp_path) -> None:
+def test_the_test_command_runs_pytest_with_passive_waiting(monkeypatch) -> None:
     """``main(["test", ...])`` hands pytest an environment with the scheduling applied (nothing
     installed or run: the environment setup and the pytest call are stood in for)."""
     run = load_run_module()

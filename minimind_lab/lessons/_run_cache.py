@@ -91,8 +91,8 @@ def is_being_computed(namespace: str, key: object) -> bool:
 def compute_if_free(namespace: str, key: object, compute: Callable[[], object]) -> bool:
     """Compute and store ``key``'s result for later ``shared_result`` calls, unless it is stored
     already or its lock is held elsewhere (another process computing or checking it); never
-    waits. Returns whether this call computed
-    it (``False`` outside a test run, where nothing is stored).
+    waits. Returns whether this call computed it (``False`` outside a test run, where nothing
+    is stored).
 
     A process that would otherwise wait for another's result can do useful work meanwhile.
     """

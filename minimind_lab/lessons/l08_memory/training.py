@@ -169,7 +169,7 @@ def _train_others_while_busy(key: tuple[str, int, int, Setup]) -> None:
     is left (``shared_result`` then waits for ``key``'s). Outside a test run nothing is ever
     busy and this returns at once. These trainings count in ``training_run_count``.
     """
-    name, seed, steps, setup = key
+    name, seed = key[0], key[1]
     lesson = [(n, s, SETUP.steps, SETUP) for n in MODEL_NAMES for s in SETUP.seeds]
     if key not in lesson:
         return
